@@ -1,0 +1,363 @@
+// vkscan: cumulative sums (prefix scans) along one axis of a tensor on any
+// Vulkan 1.2+ device, with the semantics of DirectML's
+// DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and bit-for-bit reproducible floats.
+//
+// Overview
+//   vkscan::Device            wraps an engine's VkDevice, or creates a headless one
+//   Device::createOperator()  validates a CumulativeSummationDesc, returns an Operator
+//   Operator::scratchSize()   temporary device memory the operator needs
+//   Operator::record()        records the scan into the caller's command buffer
+//   Device::run()             synchronous convenience on host memory (tools, tests)
+//
+// Canonical summation order (why floats are reproducible)
+//   Every float result is a function of the input line alone: the same bits on
+//   every device, subgroup size, workgroup size, thread count, memory layout,
+//   plan and in-place use. Let B = 16 and let the line be the elements along
+//   Axis in traversal order (reversed for AxisDirection::Decreasing), n long.
+//   - Level-0 values are the line's elements. Level-(k+1) value q is the serial
+//     sum ((v[16q] + v[16q+1]) + v[16q+2]) + ... of level-k values 16q .. 16q+15
+//     (fewer for the last group of a level).
+//   - The carry into level-k node p is X_k(p) = X_{k+1}(p / 16) + L_k(p), where
+//     L_k(p) is the serial sum of level-k values 16*(p/16) .. p-1 of its group.
+//     At a level with a single node the carry is -0.0.
+//   - Inclusive: out[i] = X_1(i / 16) + serial sum of elements 16*(i/16) .. i.
+//     Exclusive: out[i] = X_1(i / 16) + serial sum of elements 16*(i/16) .. i-1,
+//     except out[0] = +0.0.
+//   Empty sums are -0.0, the exact additive identity, so a missing term never
+//   changes a bit. Each "+" is one IEEE-754 addition in the accumulation type
+//   (FP32 for FLOAT32 and FLOAT16, FP64 for FLOAT64), round-to-nearest-even,
+//   never contracted or reassociated (kernels use `precise`). FLOAT16 results
+//   are the FP32 result rounded once to nearest-even on store.
+//   Denormals: the device's default float mode applies (vkscan does not request
+//   denorm preservation); lavapipe and many GPUs flush FP32 denormals to zero,
+//   so the bit-for-bit guarantee covers inputs and partial sums that are
+//   normal numbers, zeros, infinities and NaNs (NaN payloads may differ).
+//
+// Accuracy bound (FLOAT32)
+//   Each output is a sum of at most 1 + 15 * ceil(log16(n)) rounded additions on
+//   any path through the tree, so |out[i] - exact[i]| <=
+//   (15 * ceil(log16(n)) + 1) * 2^-24 * sum_{j in prefix} |x[j]|  (first order),
+//   i.e. about 106 ulp of the absolute running sum for n = 2^24, and far less
+//   than a serial loop's n * 2^-24 bound.
+//
+// Integers (INT32, UINT32, INT64, UINT64) wrap modulo 2^bits; signed types are
+// two's complement, so wrapping is the same as for the unsigned type.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vkscan {
+
+// ---------------------------------------------------------------------------
+// Tensor description, mirroring DML_BUFFER_TENSOR_DESC
+// ---------------------------------------------------------------------------
+
+enum class DataType : uint32_t { Float32, Float16, Int32, UInt32, Int64, UInt64, Float64 };
+
+enum class AxisDirection : uint32_t { Increasing, Decreasing };
+
+inline constexpr uint32_t kMaxDimensions = 8;
+
+// Bytes per element of `type`.
+size_t dataTypeSize(DataType type) noexcept;
+
+// "FLOAT32", "FLOAT16", "INT32", "UINT32", "INT64", "UINT64", "FLOAT64".
+const char* dataTypeName(DataType type) noexcept;
+
+// A tensor in a buffer, as DML_BUFFER_TENSOR_DESC.
+//   sizes:   1 to 8 dimensions, outermost first. A size of 0 makes an empty
+//            tensor, which is valid and records nothing (DML rejects it; ONNX
+//            and PyTorch users expect it).
+//   strides: empty for the packed (row-major) layout, or one stride per
+//            dimension in elements (not bytes). A stride of 0 on the input
+//            broadcasts; the output may not overlap itself.
+struct TensorDesc {
+  DataType dataType = DataType::Float32;
+  std::vector<uint32_t> sizes;
+  std::vector<uint32_t> strides;
+
+  // Number of elements: the product of sizes (0 for an empty tensor).
+  uint64_t elementCount() const noexcept;
+
+  // Bytes the tensor spans from its first element, as
+  // DMLCalcBufferTensorSize: (1 + sum((size[d] - 1) * stride[d])) * elementSize,
+  // rounded up to a multiple of 4. 0 for an empty tensor. Assumes sizes and
+  // strides are consistent (see Device::createOperator for the checks).
+  uint64_t totalBytes() const noexcept;
+};
+
+// The operator, as DML_CUMULATIVE_SUMMATION_OPERATOR_DESC.
+// input and output must have the same dataType and sizes (strides may differ).
+struct CumulativeSummationDesc {
+  TensorDesc input;
+  TensorDesc output;
+  uint32_t axis = 0;  // < number of dimensions
+  AxisDirection axisDirection = AxisDirection::Increasing;
+  bool hasExclusiveSum = false;
+};
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+// Base of every exception vkscan throws.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A descriptor, binding or option that cannot be accepted. field() names it
+// in the descriptor's own terms (e.g. "input.sizes[2]", "axis",
+// "bindings.output.offset") and what() says the value and why.
+class InvalidArgument : public Error {
+ public:
+  InvalidArgument(std::string field, const std::string& message);
+  const std::string& field() const noexcept { return field_; }
+
+ private:
+  std::string field_;
+};
+
+// The device cannot do what was asked (a type it lacks, a missing feature).
+class Unsupported : public Error {
+ public:
+  using Error::Error;
+};
+
+// A Vulkan call failed. result() is its VkResult, call() the function name.
+class VulkanError : public Error {
+ public:
+  VulkanError(VkResult result, std::string call, const std::string& context = {});
+  VkResult result() const noexcept { return result_; }
+  const std::string& call() const noexcept { return call_; }
+
+ private:
+  VkResult result_;
+  std::string call_;
+};
+
+// ---------------------------------------------------------------------------
+// Device
+// ---------------------------------------------------------------------------
+
+// What the device can do, read once when the Device is made.
+struct DeviceCapabilities {
+  std::string deviceName;
+  std::string driverName;
+  std::string driverInfo;
+  uint32_t vendorID = 0;
+  uint32_t deviceID = 0;
+  uint32_t apiVersion = 0;
+  uint32_t driverVersion = 0;
+  VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+
+  uint32_t subgroupSize = 0;
+  VkSubgroupFeatureFlags subgroupOperations = 0;
+  bool subgroupSizeControl = false;
+
+  bool shaderInt64 = false;
+  bool shaderFloat64 = false;
+  bool shaderFloat16 = false;
+  bool storageBuffer16BitAccess = false;
+  bool bufferDeviceAddress = false;
+
+  uint64_t maxStorageBufferRange = 0;
+  uint32_t maxComputeSharedMemorySize = 0;
+  uint32_t maxComputeWorkGroupInvocations = 0;
+  uint32_t maxComputeWorkGroupCount[3] = {0, 0, 0};
+  uint32_t maxPushConstantsSize = 0;
+  uint64_t minStorageBufferOffsetAlignment = 0;
+  float timestampPeriod = 0.0f;
+  bool timestampComputeAndGraphics = false;
+
+  // True when vkscan can scan `type` on this device.
+  bool supports(DataType type) const noexcept;
+};
+
+// A physical device as listed by Device::enumerate().
+struct PhysicalDeviceSummary {
+  uint32_t index = 0;
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t apiVersion = 0;
+  bool usable = false;  // Vulkan 1.2+, a compute queue, bufferDeviceAddress
+};
+
+// Options for a headless device made by vkscan.
+struct DeviceOptions {
+  // Physical device to use, as an index into Device::enumerate(). -1 picks
+  // the environment variable VKSCAN_DEVICE (an index, or a substring of the
+  // name) if set, else the first usable discrete GPU, else the first usable.
+  int deviceIndex = -1;
+  // If not empty, the first usable device whose name contains this text.
+  std::string deviceName;
+  // Enable VK_LAYER_KHRONOS_validation (with synchronization validation) if
+  // installed. Every message it reports is counted (validationMessageCount())
+  // and printed to stderr.
+  bool enableValidation = false;
+  // Contents of a previous Device::pipelineCacheData(), to warm-start the
+  // VkPipelineCache. Data from another device or driver is ignored.
+  std::vector<uint8_t> pipelineCacheData;
+  // Upper bound for Device::run()'s wait on the GPU, in nanoseconds; a wait
+  // that exceeds it throws VulkanError(VK_TIMEOUT).
+  uint64_t timeoutNs = 60ull * 1000 * 1000 * 1000;
+};
+
+// An engine's own Vulkan objects, which it keeps owning. vkscan never
+// destroys them; they must outlive the vkscan::Device.
+// Requirements: the device was created with Vulkan 1.2+, the
+// bufferDeviceAddress feature enabled, and the features of the data types to
+// be used enabled (shaderInt64 always; shaderFloat64 for FLOAT64;
+// storageBuffer16BitAccess and shaderFloat16 for FLOAT16).
+struct ExternalDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  // Used only by Device::run(); may be VK_NULL_HANDLE if run() is not used.
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamilyIndex = 0;
+  // The loader entry point the engine uses; nullptr uses the system loader.
+  PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+  // An engine-owned cache to create pipelines in. VK_NULL_HANDLE makes vkscan
+  // create and own one (see DeviceOptions::pipelineCacheData).
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+};
+
+// A buffer range bound to an operator. The buffer must have been created with
+// VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
+// and bound to memory allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
+// offset must be a multiple of the element size (and of 16 bytes for the
+// vectorised paths to be chosen; other offsets work, more slowly).
+// size is the bytes available from offset (VK_WHOLE_SIZE is not accepted:
+// vkscan cannot know a buffer's size).
+struct BufferBinding {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;
+};
+
+class Operator;
+
+// A Vulkan device vkscan records work for. Thread-safe: createOperator(),
+// run() and the pipeline cache may be used from several threads at once.
+// Move-only; copies would share the pipeline cache ambiguously.
+class Device {
+ public:
+  // Lists the physical devices the system loader reports.
+  // Throws VulkanError when no Vulkan instance can be made.
+  static std::vector<PhysicalDeviceSummary> enumerate();
+
+  // Creates a headless instance and device (see DeviceOptions for the choice).
+  // Throws Unsupported when no usable device exists, InvalidArgument for a
+  // bad deviceIndex or deviceName, VulkanError on a failed call.
+  explicit Device(const DeviceOptions& options = {});
+
+  // Wraps an engine's device; see ExternalDevice for what it must provide.
+  // Throws InvalidArgument for a null handle, Unsupported when a required
+  // feature is missing, VulkanError on a failed call.
+  Device(const ExternalDevice& external, const DeviceOptions& options = {});
+
+  ~Device();
+  Device(Device&&) noexcept;
+  Device& operator=(Device&&) noexcept;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceCapabilities& capabilities() const noexcept;
+  VkDevice handle() const noexcept;
+  VkPhysicalDevice physicalDevice() const noexcept;
+  VkInstance instance() const noexcept;
+  VkQueue queue() const noexcept;
+  uint32_t queueFamilyIndex() const noexcept;
+
+  // Validates `desc` and returns an operator whose pipelines come from this
+  // device's cache (created on first use of a pipeline key, then shared).
+  // Throws InvalidArgument naming the field at fault (rank 0 or > 8, axis out
+  // of range, type/rank/sizes mismatch, output strides that overlap, sizes or
+  // strides whose extent overflows), Unsupported for a type the device cannot
+  // do, VulkanError if pipeline creation fails. Nothing is recorded.
+  Operator createOperator(const CumulativeSummationDesc& desc) const;
+
+  // Synchronous convenience: allocates device buffers, uploads `input`
+  // (totalBytes() of desc.input), records, submits on queue(), waits (bounded
+  // by DeviceOptions::timeoutNs) and downloads into `output` (totalBytes() of
+  // desc.output; for strided outputs, elements the tensor does not cover are
+  // copied from `output` as given and written back unchanged).
+  // `output == input` runs the operator in place (one buffer bound twice),
+  // which requires identical input and output descriptors.
+  // Throws as createOperator, or VulkanError; on any failure `output` is
+  // unchanged.
+  void run(const CumulativeSummationDesc& desc, const void* input, void* output) const;
+
+  // The VkPipelineCache's data, for DeviceOptions::pipelineCacheData.
+  std::vector<uint8_t> pipelineCacheData() const;
+
+  // Messages reported by the validation layer since the device was made.
+  uint64_t validationMessageCount() const noexcept;
+
+  // Pipelines created so far (each a distinct key), for tests and tools.
+  size_t cachedPipelineCount() const noexcept;
+
+ private:
+  friend class Operator;
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+// A validated cumulative summation bound to a device, ready to record.
+// Cheap to copy; holds the device's internals alive.
+class Operator {
+ public:
+  const CumulativeSummationDesc& desc() const noexcept;
+
+  // Bytes of scratch memory record() needs; 0 when it needs none (then the
+  // scratch binding may be empty).
+  VkDeviceSize scratchSize() const noexcept;
+
+  // Number of compute dispatches record() emits (0 for an empty tensor).
+  uint32_t dispatchCount() const noexcept;
+
+  // Records the scan into `commandBuffer`, which must be in the recording
+  // state, outside a render pass, on a queue family with compute.
+  //
+  // Bindings: input and output as BufferBinding describes, each at least
+  // desc().input/output.totalBytes() long; output may be exactly the input
+  // binding (same buffer, offset and descriptor: in place) but may not
+  // otherwise overlap it. scratch at least scratchSize() bytes, offset a
+  // multiple of 16, not overlapping input or output; its contents on entry do
+  // not matter and on exit are undefined.
+  //
+  // Synchronisation contract:
+  //   before: the caller makes writes to input (and to scratch by earlier
+  //     work) available and visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
+  //     with VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, and
+  //     orders earlier reads of output and scratch before this work.
+  //   inside: vkscan inserts the compute->compute barriers between its own
+  //     dispatches (scratch and output hazards), nothing else.
+  //   after: the output is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT with
+  //     VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier its consumer
+  //     needs.
+  // The command buffer's bound compute pipeline and push constants are
+  // changed; descriptor sets are not used.
+  //
+  // Throws InvalidArgument naming the binding at fault (null buffer, size too
+  // small, misaligned offset, partial overlap) before anything is recorded.
+  void record(VkCommandBuffer commandBuffer, const BufferBinding& input, const BufferBinding& output,
+              const BufferBinding& scratch = {}) const;
+
+  struct Impl;
+
+ private:
+  friend class Device;
+  explicit Operator(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
+};
+
+}  // namespace vkscan
