@@ -53,6 +53,13 @@
 #include <string>
 #include <vector>
 
+// Symbols of the shared library's interface; everything else is hidden.
+#if defined(_WIN32)
+#define VKSCAN_API
+#else
+#define VKSCAN_API __attribute__((visibility("default")))
+#endif
+
 namespace vkscan {
 
 // ---------------------------------------------------------------------------
@@ -66,10 +73,10 @@ enum class AxisDirection : uint32_t { Increasing, Decreasing };
 inline constexpr uint32_t kMaxDimensions = 8;
 
 // Bytes per element of `type`.
-size_t dataTypeSize(DataType type) noexcept;
+VKSCAN_API size_t dataTypeSize(DataType type) noexcept;
 
 // "FLOAT32", "FLOAT16", "INT32", "UINT32", "INT64", "UINT64", "FLOAT64".
-const char* dataTypeName(DataType type) noexcept;
+VKSCAN_API const char* dataTypeName(DataType type) noexcept;
 
 // A tensor in a buffer, as DML_BUFFER_TENSOR_DESC.
 //   sizes:   1 to 8 dimensions, outermost first. A size of 0 makes an empty
@@ -78,7 +85,7 @@ const char* dataTypeName(DataType type) noexcept;
 //   strides: empty for the packed (row-major) layout, or one stride per
 //            dimension in elements (not bytes). A stride of 0 on the input
 //            broadcasts; the output may not overlap itself.
-struct TensorDesc {
+struct VKSCAN_API TensorDesc {
   DataType dataType = DataType::Float32;
   std::vector<uint32_t> sizes;
   std::vector<uint32_t> strides;
@@ -108,7 +115,7 @@ struct CumulativeSummationDesc {
 // ---------------------------------------------------------------------------
 
 // Base of every exception vkscan throws.
-class Error : public std::runtime_error {
+class VKSCAN_API Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -116,7 +123,7 @@ class Error : public std::runtime_error {
 // A descriptor, binding or option that cannot be accepted. field() names it
 // in the descriptor's own terms (e.g. "input.sizes[2]", "axis",
 // "bindings.output.offset") and what() says the value and why.
-class InvalidArgument : public Error {
+class VKSCAN_API InvalidArgument : public Error {
  public:
   InvalidArgument(std::string field, const std::string& message);
   const std::string& field() const noexcept { return field_; }
@@ -126,13 +133,16 @@ class InvalidArgument : public Error {
 };
 
 // The device cannot do what was asked (a type it lacks, a missing feature).
-class Unsupported : public Error {
+class VKSCAN_API Unsupported : public Error {
  public:
   using Error::Error;
 };
 
+// "VK_ERROR_DEVICE_LOST" and so on; "VkResult(unknown)" for other values.
+VKSCAN_API const char* vkResultName(VkResult result) noexcept;
+
 // A Vulkan call failed. result() is its VkResult, call() the function name.
-class VulkanError : public Error {
+class VKSCAN_API VulkanError : public Error {
  public:
   VulkanError(VkResult result, std::string call, const std::string& context = {});
   VkResult result() const noexcept { return result_; }
@@ -148,7 +158,7 @@ class VulkanError : public Error {
 // ---------------------------------------------------------------------------
 
 // What the device can do, read once when the Device is made.
-struct DeviceCapabilities {
+struct VKSCAN_API DeviceCapabilities {
   std::string deviceName;
   std::string driverName;
   std::string driverInfo;
@@ -233,8 +243,7 @@ struct ExternalDevice {
 // A buffer range bound to an operator. The buffer must have been created with
 // VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
 // and bound to memory allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
-// offset must be a multiple of the element size (and of 16 bytes for the
-// vectorised paths to be chosen; other offsets work, more slowly).
+// offset must be a multiple of 16 bytes (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT).
 // size is the bytes available from offset (VK_WHOLE_SIZE is not accepted:
 // vkscan cannot know a buffer's size).
 struct BufferBinding {
@@ -248,7 +257,7 @@ class Operator;
 // A Vulkan device vkscan records work for. Thread-safe: createOperator(),
 // run() and the pipeline cache may be used from several threads at once.
 // Move-only; copies would share the pipeline cache ambiguously.
-class Device {
+class VKSCAN_API Device {
  public:
   // Lists the physical devices the system loader reports.
   // Throws VulkanError when no Vulkan instance can be made.
@@ -305,15 +314,15 @@ class Device {
   // Pipelines created so far (each a distinct key), for tests and tools.
   size_t cachedPipelineCount() const noexcept;
 
- private:
-  friend class Operator;
   struct Impl;
+
+ private:
   std::shared_ptr<Impl> impl_;
 };
 
 // A validated cumulative summation bound to a device, ready to record.
 // Cheap to copy; holds the device's internals alive.
-class Operator {
+class VKSCAN_API Operator {
  public:
   const CumulativeSummationDesc& desc() const noexcept;
 

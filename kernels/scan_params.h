@@ -1,0 +1,45 @@
+// Push-constant block shared by the host (C++) and every kernel (GLSL), so the
+// layout is written once. The host static_asserts the offsets (lib/scan_params.cpp).
+//
+// A dispatch scans `lineCount` lines of `axisLen` elements. Element k (in
+// traversal order) of line l sits at element offset
+//   lineOffset(l) + k * axisStride
+// from the base address, where lineOffset decodes l over lineSize[0..2]
+// (lineSize[0] fastest). Decreasing direction is expressed by the host as a
+// negative axis stride from the last element, so kernels know one direction.
+#ifndef VKSCAN_SCAN_PARAMS_H
+#define VKSCAN_SCAN_PARAMS_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace vkscan::detail {
+using uint = uint32_t;
+#endif
+
+// flags
+#define VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO 1u
+
+struct ScanParams {
+  uint64_t inAddr;   // device address of traversal element 0 of line 0
+  uint64_t outAddr;  // likewise for the output
+  uint64_t auxAddr;  // reduce: where chunk totals go; scan: carries in (0: none)
+  int64_t inAxisStride;
+  int64_t outAxisStride;
+  int64_t inLineStride[3];
+  int64_t outLineStride[3];
+  uint lineSize[3];
+  uint axisLen;
+  uint lineCount;
+  // Chunks per line along the axis; aux holds one value per (line, chunk).
+  uint chunksPerLine;
+  // rows kernels: log2 of invocations per line segment when chunksPerLine == 1.
+  // columns kernels: tree levels inside one chunk (chunk = 16^levels elements).
+  uint shape;
+  uint groupsX;  // dispatch width, to flatten 2-D workgroup ids
+  uint flags;
+};
+
+#ifdef __cplusplus
+}  // namespace vkscan::detail
+#endif
+#endif

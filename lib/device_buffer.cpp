@@ -1,0 +1,61 @@
+#include "device_buffer.hpp"
+
+namespace vkscan::detail {
+namespace {
+
+uint32_t hostVisibleMemoryType(const VkPhysicalDeviceMemoryProperties& memory, uint32_t allowed) {
+  // Coherent and cached first: the host both writes and reads these buffers.
+  const VkMemoryPropertyFlags preferences[] = {
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+          VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+  for (VkMemoryPropertyFlags wanted : preferences) {
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+      if ((allowed & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+    }
+  }
+  throw Unsupported("no host-visible, coherent memory type can hold a storage buffer");
+}
+
+}  // namespace
+
+DeviceBuffer::DeviceBuffer(const Device::Impl& device, VkDeviceSize size)
+    : device_(device), size_(size == 0 ? 16 : size) {
+  const VolkDeviceTable& vk = device.vk;
+  auto info = vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  info.size = size_;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  try {
+    check(vk.vkCreateBuffer(device.device, &info, nullptr, &buffer_), "vkCreateBuffer");
+    VkMemoryRequirements requirements;
+    vk.vkGetBufferMemoryRequirements(device.device, buffer_, &requirements);
+    auto flags = vkStruct<VkMemoryAllocateFlagsInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    auto allocate = vkStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &flags);
+    allocate.allocationSize = requirements.size;
+    allocate.memoryTypeIndex =
+        hostVisibleMemoryType(device.memoryProperties, requirements.memoryTypeBits);
+    check(vk.vkAllocateMemory(device.device, &allocate, nullptr, &memory_), "vkAllocateMemory");
+    check(vk.vkBindBufferMemory(device.device, buffer_, memory_, 0), "vkBindBufferMemory");
+    check(vk.vkMapMemory(device.device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+DeviceBuffer::~DeviceBuffer() { release(); }
+
+void DeviceBuffer::release() noexcept {
+  const VolkDeviceTable& vk = device_.vk;
+  if (mapped_ != nullptr) vk.vkUnmapMemory(device_.device, memory_);
+  if (buffer_ != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_.device, buffer_, nullptr);
+  if (memory_ != VK_NULL_HANDLE) vk.vkFreeMemory(device_.device, memory_, nullptr);
+  mapped_ = nullptr;
+  buffer_ = VK_NULL_HANDLE;
+  memory_ = VK_NULL_HANDLE;
+}
+
+}  // namespace vkscan::detail

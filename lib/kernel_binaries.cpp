@@ -1,0 +1,18 @@
+#include "kernel_binaries.hpp"
+
+#include <vkscan_kernels.h>
+
+namespace vkscan::detail {
+KernelBinary kernelBinary(Stage stage, DataType type) {
+  namespace spv = spirv;
+  // Indexed [stage][type] in the enums' declaration order.
+  static const KernelBinary table[4][7] = {
+      {{spv::spv_rows_reduce_f32, spv::spv_rows_reduce_f32_words}, {spv::spv_rows_reduce_f16, spv::spv_rows_reduce_f16_words}, {spv::spv_rows_reduce_i32, spv::spv_rows_reduce_i32_words}, {spv::spv_rows_reduce_u32, spv::spv_rows_reduce_u32_words}, {spv::spv_rows_reduce_i64, spv::spv_rows_reduce_i64_words}, {spv::spv_rows_reduce_u64, spv::spv_rows_reduce_u64_words}, {spv::spv_rows_reduce_f64, spv::spv_rows_reduce_f64_words}},
+      {{spv::spv_rows_scan_f32, spv::spv_rows_scan_f32_words}, {spv::spv_rows_scan_f16, spv::spv_rows_scan_f16_words}, {spv::spv_rows_scan_i32, spv::spv_rows_scan_i32_words}, {spv::spv_rows_scan_u32, spv::spv_rows_scan_u32_words}, {spv::spv_rows_scan_i64, spv::spv_rows_scan_i64_words}, {spv::spv_rows_scan_u64, spv::spv_rows_scan_u64_words}, {spv::spv_rows_scan_f64, spv::spv_rows_scan_f64_words}},
+      {{spv::spv_columns_reduce_f32, spv::spv_columns_reduce_f32_words}, {spv::spv_columns_reduce_f16, spv::spv_columns_reduce_f16_words}, {spv::spv_columns_reduce_i32, spv::spv_columns_reduce_i32_words}, {spv::spv_columns_reduce_u32, spv::spv_columns_reduce_u32_words}, {spv::spv_columns_reduce_i64, spv::spv_columns_reduce_i64_words}, {spv::spv_columns_reduce_u64, spv::spv_columns_reduce_u64_words}, {spv::spv_columns_reduce_f64, spv::spv_columns_reduce_f64_words}},
+      {{spv::spv_columns_scan_f32, spv::spv_columns_scan_f32_words}, {spv::spv_columns_scan_f16, spv::spv_columns_scan_f16_words}, {spv::spv_columns_scan_i32, spv::spv_columns_scan_i32_words}, {spv::spv_columns_scan_u32, spv::spv_columns_scan_u32_words}, {spv::spv_columns_scan_i64, spv::spv_columns_scan_i64_words}, {spv::spv_columns_scan_u64, spv::spv_columns_scan_u64_words}, {spv::spv_columns_scan_f64, spv::spv_columns_scan_f64_words}},
+  };
+  return table[static_cast<int>(stage)][static_cast<int>(type)];
+}
+
+}  // namespace vkscan::detail

@@ -1,0 +1,18 @@
+// The SPIR-V of each (stage, data type), embedded at build time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "plan.hpp"
+
+namespace vkscan::detail {
+
+struct KernelBinary {
+  const uint32_t* code;
+  size_t words;
+};
+
+KernelBinary kernelBinary(Stage stage, DataType type);
+
+}  // namespace vkscan::detail

@@ -1,0 +1,113 @@
+#include "operator_impl.hpp"
+#include "problem.hpp"
+#include "recording.hpp"
+
+namespace vkscan {
+namespace {
+
+// Matches DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT; the vector paths rely on it.
+constexpr VkDeviceSize kBindingAlignment = 16;
+
+void checkBinding(const BufferBinding& binding, uint64_t needed, const char* name) {
+  std::string field = std::string("bindings.") + name;
+  if (binding.buffer == VK_NULL_HANDLE) throw InvalidArgument(field + ".buffer", "is null");
+  if (binding.offset % kBindingAlignment != 0) {
+    throw InvalidArgument(field + ".offset", std::to_string(binding.offset) +
+                                                 " is not a multiple of " +
+                                                 std::to_string(kBindingAlignment));
+  }
+  if (binding.size == VK_WHOLE_SIZE || binding.size < needed) {
+    throw InvalidArgument(field + ".size", std::to_string(binding.size) + " bytes, but " +
+                                               std::to_string(needed) + " are needed");
+  }
+}
+
+bool overlaps(const BufferBinding& a, uint64_t aBytes, const BufferBinding& b, uint64_t bBytes) {
+  return a.buffer == b.buffer && a.offset < b.offset + bBytes && b.offset < a.offset + aBytes;
+}
+
+bool sameLayout(const TensorDesc& a, const TensorDesc& b) {
+  auto strides = [](const TensorDesc& t) {
+    std::vector<uint64_t> s(t.sizes.size());
+    uint64_t packed = 1;
+    for (size_t d = s.size(); d-- > 0;) {
+      s[d] = t.strides.empty() ? packed : t.strides[d];
+      packed *= t.sizes[d];
+    }
+    return s;
+  };
+  return a.sizes == b.sizes && strides(a) == strides(b);
+}
+
+VkDeviceAddress addressOf(const Device::Impl& device, const BufferBinding& binding) {
+  if (binding.buffer == VK_NULL_HANDLE) return 0;
+  auto info = detail::vkStruct<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+  info.buffer = binding.buffer;
+  return device.vk.vkGetBufferDeviceAddress(device.device, &info) + binding.offset;
+}
+
+}  // namespace
+
+Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
+  detail::Problem problem = detail::normalize(desc);
+  if (!impl_->capabilities.supports(desc.input.dataType)) {
+    throw Unsupported(std::string("input.dataType: ") + dataTypeName(desc.input.dataType) +
+                      " is not supported by " + impl_->capabilities.deviceName +
+                      " (needs shaderFloat16 and storageBuffer16BitAccess for FLOAT16, "
+                      "shaderFloat64 for FLOAT64)");
+  }
+  auto op = std::make_shared<Operator::Impl>();
+  op->device = impl_;
+  op->desc = desc;
+  op->plan = detail::makePlan(problem, impl_->planLimits());
+  std::vector<detail::PipelineKey> keys;
+  for (const detail::Dispatch& dispatch : op->plan.dispatches) keys.push_back(dispatch.pipeline);
+  op->pipelines = impl_->pipelines->get(keys);
+  return Operator(std::move(op));
+}
+
+Operator::Operator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+const CumulativeSummationDesc& Operator::desc() const noexcept { return impl_->desc; }
+
+VkDeviceSize Operator::scratchSize() const noexcept { return impl_->plan.scratchBytes; }
+
+uint32_t Operator::dispatchCount() const noexcept {
+  return static_cast<uint32_t>(impl_->plan.dispatches.size());
+}
+
+void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
+                      const BufferBinding& output, const BufferBinding& scratch) const {
+  if (commandBuffer == VK_NULL_HANDLE) throw InvalidArgument("commandBuffer", "is null");
+  const Impl& op = *impl_;
+  if (op.plan.dispatches.empty()) return;
+  uint64_t inBytes = op.desc.input.totalBytes();
+  uint64_t outBytes = op.desc.output.totalBytes();
+  checkBinding(input, inBytes, "input");
+  checkBinding(output, outBytes, "output");
+  bool inPlace = input.buffer == output.buffer && input.offset == output.offset;
+  if (inPlace && !sameLayout(op.desc.input, op.desc.output)) {
+    throw InvalidArgument("bindings.output",
+                          "is bound in place to the input but output.strides differ from "
+                          "input.strides");
+  }
+  if (!inPlace && overlaps(input, inBytes, output, outBytes)) {
+    throw InvalidArgument("bindings.output",
+                          "partially overlaps bindings.input (only exact aliasing, in place, is "
+                          "allowed)");
+  }
+  if (op.plan.scratchBytes > 0) {
+    checkBinding(scratch, op.plan.scratchBytes, "scratch");
+    if (overlaps(scratch, op.plan.scratchBytes, input, inBytes) ||
+        overlaps(scratch, op.plan.scratchBytes, output, outBytes)) {
+      throw InvalidArgument("bindings.scratch", "overlaps the input or output binding");
+    }
+  }
+  const Device::Impl& device = *op.device;
+  detail::ResolvedAddresses addresses{addressOf(device, input), addressOf(device, output),
+                                      addressOf(device, scratch)};
+  detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan, op.pipelines,
+                     addresses);
+}
+
+}  // namespace vkscan

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "device_impl.hpp"
+#include "plan.hpp"
+
+namespace vkscan {
+
+struct Operator::Impl {
+  std::shared_ptr<Device::Impl> device;
+  CumulativeSummationDesc desc;
+  detail::Plan plan;
+  std::vector<VkPipeline> pipelines;  // one per plan dispatch
+};
+
+}  // namespace vkscan

@@ -1,0 +1,103 @@
+#include "pipeline_cache.hpp"
+
+#include <array>
+
+#include "kernel_binaries.hpp"
+
+namespace vkscan::detail {
+namespace {
+
+struct SpecializationData {
+  uint32_t workgroupSize;
+  VkBool32 exclusive;
+  VkBool32 vectorLoads;
+};
+
+const std::array<VkSpecializationMapEntry, 3> kSpecializationEntries = {{
+    {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
+    {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
+    {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
+}};
+
+}  // namespace
+
+PipelineCache::PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipelineCache cache,
+                             VkPipelineLayout layout)
+    : vk_(vk), device_(device), cache_(cache), layout_(layout) {}
+
+PipelineCache::~PipelineCache() {
+  for (auto& [key, pipeline] : pipelines_) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
+}
+
+size_t PipelineCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pipelines_.size();
+}
+
+std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<PipelineKey> missing;
+  for (const PipelineKey& key : keys) {
+    bool known = pipelines_.count(key) != 0;
+    bool queued = false;
+    for (const PipelineKey& m : missing) queued = queued || m == key;
+    if (!known && !queued) missing.push_back(key);
+  }
+
+  if (!missing.empty()) {
+    std::vector<VkShaderModule> modules(missing.size(), VK_NULL_HANDLE);
+    std::vector<SpecializationData> data(missing.size());
+    std::vector<VkSpecializationInfo> specializations(missing.size());
+    std::vector<VkComputePipelineCreateInfo> infos(missing.size());
+    std::vector<VkPipeline> created(missing.size(), VK_NULL_HANDLE);
+    auto releaseModules = [&] {
+      for (VkShaderModule module : modules) {
+        if (module != VK_NULL_HANDLE) vk_.vkDestroyShaderModule(device_, module, nullptr);
+      }
+    };
+    try {
+      for (size_t i = 0; i < missing.size(); ++i) {
+        KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type);
+        auto moduleInfo = vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+        moduleInfo.codeSize = binary.words * sizeof(uint32_t);
+        moduleInfo.pCode = binary.code;
+        check(vk_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &modules[i]),
+              "vkCreateShaderModule");
+        data[i] = {missing[i].workgroupSize, missing[i].exclusive ? VK_TRUE : VK_FALSE,
+                   missing[i].vectorLoads ? VK_TRUE : VK_FALSE};
+        specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
+                              kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
+        VkComputePipelineCreateInfo& info = infos[i];
+        info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+        info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        info.stage.module = modules[i];
+        info.stage.pName = "main";
+        info.stage.pSpecializationInfo = &specializations[i];
+        info.layout = layout_;
+      }
+      VkResult result =
+          vk_.vkCreateComputePipelines(device_, cache_, static_cast<uint32_t>(infos.size()),
+                                       infos.data(), nullptr, created.data());
+      if (result != VK_SUCCESS) {
+        // The call may have created some pipelines before failing.
+        for (VkPipeline pipeline : created) {
+          if (pipeline != VK_NULL_HANDLE) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
+        }
+        check(result < 0 ? result : VK_ERROR_UNKNOWN, "vkCreateComputePipelines");
+      }
+    } catch (...) {
+      releaseModules();
+      throw;
+    }
+    releaseModules();
+    for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
+  }
+
+  std::vector<VkPipeline> result;
+  result.reserve(keys.size());
+  for (const PipelineKey& key : keys) result.push_back(pipelines_.at(key));
+  return result;
+}
+
+}  // namespace vkscan::detail

@@ -1,0 +1,39 @@
+// Compute pipelines of a device, created on first use of a key and shared
+// by every operator afterwards. Thread-safe.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "plan.hpp"
+#include "vulkan_api.hpp"
+
+namespace vkscan::detail {
+
+class PipelineCache {
+ public:
+  // `layout` and `cache` must outlive this object; it does not own them.
+  PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipelineCache cache,
+                VkPipelineLayout layout);
+  ~PipelineCache();
+  PipelineCache(const PipelineCache&) = delete;
+  PipelineCache& operator=(const PipelineCache&) = delete;
+
+  // The pipeline of each key, in order. Missing ones are created in one
+  // batched vkCreateComputePipelines call; on failure nothing is kept and
+  // VulkanError is thrown.
+  std::vector<VkPipeline> get(const std::vector<PipelineKey>& keys);
+
+  size_t size() const;
+
+ private:
+  const VolkDeviceTable& vk_;
+  VkDevice device_;
+  VkPipelineCache cache_;
+  VkPipelineLayout layout_;
+  mutable std::mutex mutex_;
+  std::map<PipelineKey, VkPipeline> pipelines_;
+};
+
+}  // namespace vkscan::detail

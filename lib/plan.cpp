@@ -1,0 +1,315 @@
+#include "plan.hpp"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+#include "tuning.hpp"
+
+namespace vkscan::detail {
+namespace {
+
+constexpr uint64_t kNode = 16;  // canonical order's radix (kernels/common.glsl NODE)
+constexpr uint64_t kMaxLinesPerDispatch = uint64_t{1} << 31;
+constexpr uint64_t kMaxPieces = 4096;
+constexpr uint64_t kScratchAlignment = 16;
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t alignUp(uint64_t a, uint64_t b) { return ceilDiv(a, b) * b; }
+
+uint32_t log2Exact(uint64_t value) {
+  uint32_t log = 0;
+  while ((uint64_t{1} << log) < value) ++log;
+  return log;
+}
+
+// Elements per vector access in the rows kernels (16 bytes, or 8 for FLOAT16).
+int64_t vectorElements(DataType type) { return dataTypeSize(type) == 8 ? 2 : 4; }
+
+bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
+  // Backwards, a node's lowest address is its last traversal element's.
+  return axisStride > 0 ? base % vector == 0 : (base + 1) % vector == 0;
+}
+
+class Planner {
+ public:
+  Planner(const PlanLimits& limits, Plan& plan)
+      : limits_(limits),
+        tuning_(tuningFor(limits.subgroupSize, limits.maxWorkgroupInvocations)),
+        plan_(plan) {}
+
+  // Plans one piece: at most three line dimensions and a line count that fits
+  // the kernels' 32-bit line index. `scratchBase` is where this piece's aux
+  // regions may start.
+  void planPiece(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                 uint64_t outOffset, uint64_t scratchBase) {
+    bool columns = std::abs(p.inAxisStride) != 1 && p.lineCount() >= tuning_.columnsMinLines;
+    if (columns) {
+      planColumns(p, in, inOffset, out, outOffset, scratchBase);
+    } else {
+      planRows(p, in, inOffset, out, outOffset, scratchBase);
+    }
+  }
+
+ private:
+  Dispatch makeDispatch(Stage stage, const Problem& p, BufferRole in, uint64_t inOffset,
+                        BufferRole out, uint64_t outOffset) const {
+    Dispatch d;
+    d.pipeline.stage = stage;
+    d.pipeline.type = p.type;
+    d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ColumnsScan);
+    uint64_t size = dataTypeSize(p.type);
+    d.in = in;
+    d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;
+    d.out = out;
+    d.outByteOffset = outOffset + static_cast<uint64_t>(p.outBase) * size;
+    ScanParams& params = d.params;
+    params.inAxisStride = p.inAxisStride;
+    params.outAxisStride = p.outAxisStride;
+    for (int i = 0; i < 3; ++i) {
+      params.lineSize[i] = 1;
+      params.inLineStride[i] = 0;
+      params.outLineStride[i] = 0;
+    }
+    for (size_t i = 0; i < p.lines.size(); ++i) {
+      params.lineSize[i] = static_cast<uint32_t>(p.lines[i].size);
+      params.inLineStride[i] = p.lines[i].inStride;
+      params.outLineStride[i] = p.lines[i].outStride;
+    }
+    params.axisLen = static_cast<uint32_t>(p.axisLen);
+    params.lineCount = static_cast<uint32_t>(p.lineCount());
+    params.chunksPerLine = 1;
+    params.flags = p.firstIsPositiveZero ? VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO : 0u;
+    return d;
+  }
+
+  void setAux(Dispatch& d, uint64_t auxOffset) {
+    d.hasAux = true;
+    d.auxByteOffset = auxOffset;
+  }
+
+  void emit(Dispatch d, uint64_t groups) {
+    if (groups == 0 || groups > UINT32_MAX) {
+      throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) +
+                                               " workgroups in one dispatch; vkscan supports up to " +
+                                               std::to_string(UINT32_MAX));
+    }
+    uint64_t x = std::min<uint64_t>(groups, limits_.maxWorkgroupCountX);
+    uint64_t y = ceilDiv(groups, x);
+    if (y > limits_.maxWorkgroupCountY) {
+      throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) +
+                                               " workgroups, more than the device's " +
+                                               std::to_string(limits_.maxWorkgroupCountX) + " x " +
+                                               std::to_string(limits_.maxWorkgroupCountY));
+    }
+    d.groupsX = static_cast<uint32_t>(x);
+    d.groupsY = static_cast<uint32_t>(y);
+    d.params.groupsX = d.groupsX;
+    plan_.dispatches.push_back(d);
+  }
+
+  bool rowsVectorizable(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
+    int64_t vector = vectorElements(p.type);
+    int64_t size = static_cast<int64_t>(dataTypeSize(p.type));
+    if (p.inAxisStride != p.outAxisStride || std::abs(p.inAxisStride) != 1) return false;
+    for (const LineDim& dim : p.lines) {
+      if (dim.inStride % vector != 0 || dim.outStride % vector != 0) return false;
+    }
+    int64_t inStart = static_cast<int64_t>(inOffset) / size + p.inBase;
+    int64_t outStart = static_cast<int64_t>(outOffset) / size + p.outBase;
+    return alignedStart(inStart, p.inAxisStride, vector) &&
+           alignedStart(outStart, p.outAxisStride, vector);
+  }
+
+  // The carries of a multi-chunk scan are the exclusive canonical scan of the
+  // chunk totals, which are themselves values of the tree one level up: so
+  // the carry pass is the same problem again, on the totals, in place.
+  Problem carryProblem(const Problem& p, uint64_t chunks, int64_t axisStride, LineDim lines) const {
+    Problem q;
+    q.type = accumulationType(p.type);
+    q.axisLen = chunks;
+    q.inAxisStride = axisStride;
+    q.outAxisStride = axisStride;
+    if (lines.size > 1) q.lines.push_back(lines);
+    q.exclusive = true;
+    return q;
+  }
+
+  void planRows(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                uint64_t outOffset, uint64_t scratchBase) {
+    uint32_t workgroup = tuning_.rowsWorkgroupSize;
+    uint64_t tile = uint64_t{workgroup} * kNode;
+    uint64_t lines = p.lineCount();
+    bool vector = rowsVectorizable(p, inOffset, outOffset);
+    Dispatch scan = makeDispatch(Stage::RowsScan, p, in, inOffset, out, outOffset);
+    scan.pipeline.vectorLoads = vector;
+    scan.pipeline.workgroupSize = workgroup;
+    if (p.axisLen <= tile) {
+      uint32_t segmentLog2 = log2Exact(ceilDiv(p.axisLen, kNode));
+      scan.params.shape = segmentLog2;
+      emit(scan, ceilDiv(lines, workgroup >> segmentLog2));
+      return;
+    }
+    uint64_t chunks = ceilDiv(p.axisLen, tile);
+    uint64_t auxBytes = alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)),
+                                kScratchAlignment);
+    plan_.scratchBytes = std::max(plan_.scratchBytes, scratchBase + auxBytes);
+
+    Dispatch reduce = makeDispatch(Stage::RowsReduce, p, in, inOffset, BufferRole::None, 0);
+    reduce.pipeline.vectorLoads = vector;
+    reduce.pipeline.workgroupSize = workgroup;
+    reduce.params.chunksPerLine = static_cast<uint32_t>(chunks);
+    reduce.params.shape = log2Exact(workgroup);
+    setAux(reduce, scratchBase);
+    emit(reduce, lines * chunks);
+
+    Problem carries = carryProblem(p, chunks, 1,
+                                   {lines, static_cast<int64_t>(chunks), static_cast<int64_t>(chunks)});
+    planPiece(carries, BufferRole::Scratch, scratchBase, BufferRole::Scratch, scratchBase,
+              scratchBase + auxBytes);
+
+    scan.params.chunksPerLine = static_cast<uint32_t>(chunks);
+    scan.params.shape = log2Exact(workgroup);
+    setAux(scan, scratchBase);
+    emit(scan, lines * chunks);
+  }
+
+  void planColumns(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                   uint64_t outOffset, uint64_t scratchBase) {
+    uint32_t workgroup = tuning_.columnsWorkgroupSize;
+    uint64_t lines = p.lineCount();
+    uint32_t levels = 3;
+    while (levels > 1 &&
+           lines * ceilDiv(p.axisLen, uint64_t{1} << (4 * levels)) < tuning_.columnsTargetInvocations) {
+      --levels;
+    }
+    uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
+    Dispatch scan = makeDispatch(Stage::ColumnsScan, p, in, inOffset, out, outOffset);
+    scan.pipeline.workgroupSize = workgroup;
+    scan.params.shape = levels;
+    scan.params.chunksPerLine = static_cast<uint32_t>(chunks);
+    uint64_t groups = ceilDiv(lines * chunks, workgroup);
+    if (chunks == 1) {
+      emit(scan, groups);
+      return;
+    }
+    uint64_t auxBytes = alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)),
+                                kScratchAlignment);
+    plan_.scratchBytes = std::max(plan_.scratchBytes, scratchBase + auxBytes);
+
+    Dispatch reduce = makeDispatch(Stage::ColumnsReduce, p, in, inOffset, BufferRole::None, 0);
+    reduce.pipeline.workgroupSize = workgroup;
+    reduce.params.shape = levels;
+    reduce.params.chunksPerLine = static_cast<uint32_t>(chunks);
+    setAux(reduce, scratchBase);
+    emit(reduce, groups);
+
+    Problem carries = carryProblem(p, chunks, static_cast<int64_t>(lines), {lines, 1, 1});
+    planPiece(carries, BufferRole::Scratch, scratchBase, BufferRole::Scratch, scratchBase,
+              scratchBase + auxBytes);
+
+    setAux(scan, scratchBase);
+    emit(scan, groups);
+  }
+
+  const PlanLimits& limits_;
+  Tuning tuning_;
+  Plan& plan_;
+};
+
+uint64_t pieceCount(const Problem& p) {
+  uint64_t count = 1;
+  for (size_t i = 3; i < p.lines.size(); ++i) count *= p.lines[i].size;
+  return count;
+}
+
+// Splits a problem into pieces the kernels can index: at most three line
+// dimensions (the push constants hold three) and at most 2^31 lines. Pieces
+// run one after another and reuse the same scratch.
+void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
+  auto peelOutermost = [&](const Problem& whole) {
+    LineDim outer = whole.lines.back();
+    Problem piece = whole;
+    piece.lines.pop_back();
+    for (uint64_t i = 0; i < outer.size; ++i) {
+      piece.inBase = whole.inBase + static_cast<int64_t>(i) * outer.inStride;
+      piece.outBase = whole.outBase + static_cast<int64_t>(i) * outer.outStride;
+      splitIntoPieces(piece, pieces);
+    }
+  };
+  if (p.lines.size() > 3) {
+    peelOutermost(p);
+    return;
+  }
+  uint64_t lines = p.lineCount();
+  if (lines <= kMaxLinesPerDispatch) {
+    pieces.push_back(p);
+    return;
+  }
+  LineDim outer = p.lines.back();
+  uint64_t inner = lines / outer.size;
+  if (inner > kMaxLinesPerDispatch) {
+    peelOutermost(p);
+    return;
+  }
+  uint64_t range = kMaxLinesPerDispatch / inner;
+  for (uint64_t start = 0; start < outer.size; start += range) {
+    Problem piece = p;
+    piece.lines.back().size = std::min(range, outer.size - start);
+    piece.inBase = p.inBase + static_cast<int64_t>(start) * outer.inStride;
+    piece.outBase = p.outBase + static_cast<int64_t>(start) * outer.outStride;
+    pieces.push_back(piece);
+  }
+}
+
+}  // namespace
+
+const char* stageName(Stage stage) noexcept {
+  switch (stage) {
+    case Stage::RowsReduce:
+      return "rows_reduce";
+    case Stage::RowsScan:
+      return "rows_scan";
+    case Stage::ColumnsReduce:
+      return "columns_reduce";
+    case Stage::ColumnsScan:
+      return "columns_scan";
+  }
+  return "unknown";
+}
+
+bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
+  return stage == o.stage && type == o.type && exclusive == o.exclusive &&
+         vectorLoads == o.vectorLoads && workgroupSize == o.workgroupSize;
+}
+
+bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
+  return std::tie(stage, type, exclusive, vectorLoads, workgroupSize) <
+         std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.workgroupSize);
+}
+
+Plan makePlan(const Problem& problem, const PlanLimits& limits) {
+  Plan plan;
+  if (problem.empty) return plan;
+  if (problem.axisLen > UINT32_MAX) {
+    throw InvalidArgument("input.sizes", "axis length " + std::to_string(problem.axisLen) +
+                                             " exceeds 2^32 - 1");
+  }
+  uint64_t pieces = pieceCount(problem);
+  if (pieces > kMaxPieces) {
+    throw InvalidArgument("input.strides",
+                          "the layout has more than three dimensions that cannot be merged, whose "
+                          "outer extents need " +
+                              std::to_string(pieces) + " separate dispatches (limit " +
+                              std::to_string(kMaxPieces) + ")");
+  }
+  std::vector<Problem> split;
+  splitIntoPieces(problem, split);
+  Planner planner(limits, plan);
+  for (const Problem& piece : split) {
+    planner.planPiece(piece, BufferRole::Input, 0, BufferRole::Output, 0, 0);
+  }
+  return plan;
+}
+
+}  // namespace vkscan::detail

@@ -1,0 +1,62 @@
+// The dispatch plan: which kernels, how many passes, workgroup counts and the
+// scratch layout. A pure function of the normalised problem and the device's
+// limits, so it is unit-tested without a device.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "problem.hpp"
+#include "scan_params.h"
+
+namespace vkscan::detail {
+
+enum class Stage : uint8_t { RowsReduce, RowsScan, ColumnsReduce, ColumnsScan };
+
+const char* stageName(Stage stage) noexcept;
+
+enum class BufferRole : uint8_t { None, Input, Output, Scratch };
+
+// Everything that selects a pipeline. Two dispatches with equal keys share
+// one VkPipeline; rank, axis and direction are normalised away before this.
+struct PipelineKey {
+  Stage stage = Stage::RowsScan;
+  DataType type = DataType::Float32;  // the kernel's storage type
+  bool exclusive = false;
+  bool vectorLoads = false;
+  uint32_t workgroupSize = 0;
+
+  bool operator==(const PipelineKey& other) const noexcept;
+  bool operator<(const PipelineKey& other) const noexcept;
+};
+
+struct Dispatch {
+  PipelineKey pipeline;
+  // Addresses are filled in at record time: binding address + byte offset.
+  BufferRole in = BufferRole::None;
+  uint64_t inByteOffset = 0;
+  BufferRole out = BufferRole::None;
+  uint64_t outByteOffset = 0;
+  bool hasAux = false;
+  uint64_t auxByteOffset = 0;  // into scratch
+  ScanParams params{};         // addresses zero here
+  uint32_t groupsX = 0;
+  uint32_t groupsY = 0;
+};
+
+struct PlanLimits {
+  uint32_t subgroupSize = 32;
+  uint32_t maxWorkgroupInvocations = 128;
+  uint32_t maxWorkgroupCountX = 65535;
+  uint32_t maxWorkgroupCountY = 65535;
+};
+
+struct Plan {
+  std::vector<Dispatch> dispatches;  // in order; a barrier separates each pair
+  uint64_t scratchBytes = 0;
+};
+
+// Throws InvalidArgument if the problem cannot be planned within the limits.
+Plan makePlan(const Problem& problem, const PlanLimits& limits);
+
+}  // namespace vkscan::detail

@@ -1,0 +1,164 @@
+#include "problem.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace vkscan::detail {
+namespace {
+
+std::string join(const std::vector<uint32_t>& values) {
+  std::string text = "{";
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+  return text + "}";
+}
+
+void checkTensor(const TensorDesc& tensor, const std::string& name) {
+  if (static_cast<uint32_t>(tensor.dataType) > static_cast<uint32_t>(DataType::Float64)) {
+    throw InvalidArgument(name + ".dataType", "unknown value " +
+                                                  std::to_string(static_cast<uint32_t>(tensor.dataType)));
+  }
+  size_t rank = tensor.sizes.size();
+  if (rank < 1 || rank > kMaxDimensions) {
+    throw InvalidArgument(name + ".sizes", "has " + std::to_string(rank) +
+                                               " dimensions; vkscan supports 1 to 8");
+  }
+  if (!tensor.strides.empty() && tensor.strides.size() != rank) {
+    throw InvalidArgument(name + ".strides", "has " + std::to_string(tensor.strides.size()) +
+                                                 " entries but sizes has " + std::to_string(rank));
+  }
+  // The furthest element offset must stay far below 2^63 so that byte
+  // offsets and the kernels' signed arithmetic cannot overflow; a double is
+  // exact enough to draw that line.
+  double last = 0;
+  double packed = 1;
+  for (size_t d = rank; d-- > 0;) {
+    double stride = tensor.strides.empty() ? packed : tensor.strides[d];
+    if (tensor.sizes[d] > 0) last += (tensor.sizes[d] - 1.0) * stride;
+    packed *= tensor.sizes[d];
+  }
+  if ((last + 1) * static_cast<double>(dataTypeSize(tensor.dataType)) >= 0x1p60) {
+    throw InvalidArgument(name + ".sizes", "tensor " + join(tensor.sizes) +
+                                               " spans more bytes than vkscan can address (2^60)");
+  }
+}
+
+std::vector<int64_t> elementStrides(const TensorDesc& tensor) {
+  std::vector<int64_t> strides(tensor.sizes.size());
+  int64_t packed = 1;
+  for (size_t d = strides.size(); d-- > 0;) {
+    strides[d] = tensor.strides.empty() ? packed : int64_t{tensor.strides[d]};
+    packed *= tensor.sizes[d];
+  }
+  return strides;
+}
+
+// A sufficient test: sorted by stride, each dimension must step over the
+// whole extent of the smaller ones. It rejects a few exotic interleavings that
+// do not overlap; no DML or numpy layout is among them.
+void checkOutputDoesNotOverlapItself(const TensorDesc& output) {
+  std::vector<std::pair<int64_t, uint64_t>> dims;  // stride, size
+  std::vector<int64_t> strides = elementStrides(output);
+  for (size_t d = 0; d < strides.size(); ++d) {
+    if (output.sizes[d] > 1) dims.emplace_back(strides[d], output.sizes[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t extent = 1;  // elements spanned by the dimensions checked so far
+  for (const auto& [stride, size] : dims) {
+    if (stride < extent) {
+      throw InvalidArgument("output.strides",
+                            "strides " + join(output.strides) + " for sizes " + join(output.sizes) +
+                                " make output elements overlap (stride " + std::to_string(stride) +
+                                " is smaller than the extent " + std::to_string(extent) +
+                                " of the faster dimensions)");
+    }
+    extent = stride * static_cast<int64_t>(size - 1) + extent;
+  }
+}
+
+}  // namespace
+
+uint64_t Problem::lineCount() const noexcept {
+  uint64_t count = 1;
+  for (const LineDim& dim : lines) count *= dim.size;
+  return count;
+}
+
+DataType accumulationType(DataType type) noexcept {
+  return type == DataType::Float16 ? DataType::Float32 : type;
+}
+
+Problem normalize(const CumulativeSummationDesc& desc) {
+  checkTensor(desc.input, "input");
+  checkTensor(desc.output, "output");
+  const TensorDesc& in = desc.input;
+  const TensorDesc& out = desc.output;
+  if (in.dataType != out.dataType) {
+    throw InvalidArgument("output.dataType", std::string(dataTypeName(out.dataType)) +
+                                                 " differs from input.dataType " +
+                                                 dataTypeName(in.dataType));
+  }
+  if (in.sizes.size() != out.sizes.size()) {
+    throw InvalidArgument("output.sizes", "has " + std::to_string(out.sizes.size()) +
+                                              " dimensions but input.sizes has " +
+                                              std::to_string(in.sizes.size()));
+  }
+  for (size_t d = 0; d < in.sizes.size(); ++d) {
+    if (in.sizes[d] != out.sizes[d]) {
+      throw InvalidArgument("output.sizes[" + std::to_string(d) + "]",
+                            "is " + std::to_string(out.sizes[d]) + " but input.sizes[" +
+                                std::to_string(d) + "] is " + std::to_string(in.sizes[d]));
+    }
+  }
+  if (desc.axis >= in.sizes.size()) {
+    throw InvalidArgument("axis", "is " + std::to_string(desc.axis) +
+                                      " but the tensors have " + std::to_string(in.sizes.size()) +
+                                      " dimensions");
+  }
+  if (desc.axisDirection != AxisDirection::Increasing &&
+      desc.axisDirection != AxisDirection::Decreasing) {
+    throw InvalidArgument("axisDirection",
+                          "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
+  }
+  checkOutputDoesNotOverlapItself(out);
+
+  Problem problem;
+  problem.type = in.dataType;
+  problem.exclusive = desc.hasExclusiveSum;
+  problem.firstIsPositiveZero = desc.hasExclusiveSum;
+  problem.empty = in.elementCount() == 0;
+  if (problem.empty) return problem;
+
+  std::vector<int64_t> inStrides = elementStrides(in);
+  std::vector<int64_t> outStrides = elementStrides(out);
+  problem.axisLen = in.sizes[desc.axis];
+  problem.inAxisStride = inStrides[desc.axis];
+  problem.outAxisStride = outStrides[desc.axis];
+  if (desc.axisDirection == AxisDirection::Decreasing) {
+    problem.inBase = static_cast<int64_t>(problem.axisLen - 1) * problem.inAxisStride;
+    problem.outBase = static_cast<int64_t>(problem.axisLen - 1) * problem.outAxisStride;
+    problem.inAxisStride = -problem.inAxisStride;
+    problem.outAxisStride = -problem.outAxisStride;
+  }
+
+  std::vector<LineDim> dims;
+  for (size_t d = 0; d < in.sizes.size(); ++d) {
+    if (d != desc.axis && in.sizes[d] > 1) dims.push_back({in.sizes[d], inStrides[d], outStrides[d]});
+  }
+  std::stable_sort(dims.begin(), dims.end(), [](const LineDim& a, const LineDim& b) {
+    return a.inStride != b.inStride ? a.inStride < b.inStride : a.outStride < b.outStride;
+  });
+  for (const LineDim& dim : dims) {
+    if (!problem.lines.empty()) {
+      LineDim& inner = problem.lines.back();
+      int64_t span = static_cast<int64_t>(inner.size);
+      if (dim.inStride == inner.inStride * span && dim.outStride == inner.outStride * span) {
+        inner.size *= dim.size;
+        continue;
+      }
+    }
+    problem.lines.push_back(dim);
+  }
+  return problem;
+}
+
+}  // namespace vkscan::detail

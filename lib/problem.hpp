@@ -1,0 +1,47 @@
+// A validated descriptor reduced to the one shape every plan works on:
+// lines of `axisLen` elements, each at an element offset decoded from a few
+// line dimensions, walked in traversal order.
+#pragma once
+
+#include <vkscan/vkscan.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace vkscan::detail {
+
+struct LineDim {
+  uint64_t size = 1;
+  int64_t inStride = 0;  // elements
+  int64_t outStride = 0;
+};
+
+struct Problem {
+  DataType type = DataType::Float32;
+  uint64_t axisLen = 0;
+  // Strides between consecutive traversal elements; negative for
+  // AxisDirection::Decreasing, with the bases moved to the last element.
+  int64_t inAxisStride = 1;
+  int64_t outAxisStride = 1;
+  int64_t inBase = 0;  // element offset of traversal element 0 of line 0
+  int64_t outBase = 0;
+  // Non-axis dimensions of size > 1, sorted by input stride (innermost
+  // first) and merged where both layouts allow; empty for a single line.
+  std::vector<LineDim> lines;
+  bool exclusive = false;
+  // Exclusive user output starts with +0.0; internal carry scans keep the
+  // identity -0.0 so that adding a carry never changes a bit.
+  bool firstIsPositiveZero = false;
+  bool empty = false;
+
+  uint64_t lineCount() const noexcept;
+};
+
+// Checks `desc` and normalises it. Throws InvalidArgument naming the field.
+// Device capabilities are not consulted here (see Device::createOperator).
+Problem normalize(const CumulativeSummationDesc& desc);
+
+// The accumulation type: carries and totals of FLOAT16 are FLOAT32.
+DataType accumulationType(DataType type) noexcept;
+
+}  // namespace vkscan::detail

@@ -1,0 +1,72 @@
+#include <vkscan/vkscan.hpp>
+
+namespace vkscan {
+
+size_t dataTypeSize(DataType type) noexcept {
+  switch (type) {
+    case DataType::Float16:
+      return 2;
+    case DataType::Float32:
+    case DataType::Int32:
+    case DataType::UInt32:
+      return 4;
+    case DataType::Int64:
+    case DataType::UInt64:
+    case DataType::Float64:
+      return 8;
+  }
+  return 0;
+}
+
+const char* dataTypeName(DataType type) noexcept {
+  switch (type) {
+    case DataType::Float32:
+      return "FLOAT32";
+    case DataType::Float16:
+      return "FLOAT16";
+    case DataType::Int32:
+      return "INT32";
+    case DataType::UInt32:
+      return "UINT32";
+    case DataType::Int64:
+      return "INT64";
+    case DataType::UInt64:
+      return "UINT64";
+    case DataType::Float64:
+      return "FLOAT64";
+  }
+  return "UNKNOWN";
+}
+
+uint64_t TensorDesc::elementCount() const noexcept {
+  uint64_t count = 1;
+  for (uint32_t size : sizes) count *= size;
+  return sizes.empty() ? 0 : count;
+}
+
+uint64_t TensorDesc::totalBytes() const noexcept {
+  if (elementCount() == 0) return 0;
+  uint64_t lastIndex = 0;
+  uint64_t packedStride = 1;
+  for (size_t d = sizes.size(); d-- > 0;) {
+    uint64_t stride = strides.empty() ? packedStride : strides[d];
+    lastIndex += (uint64_t{sizes[d]} - 1) * stride;
+    packedStride *= sizes[d];
+  }
+  uint64_t bytes = (lastIndex + 1) * dataTypeSize(dataType);
+  return (bytes + 3) & ~uint64_t{3};
+}
+
+bool DeviceCapabilities::supports(DataType type) const noexcept {
+  if (!bufferDeviceAddress || !shaderInt64) return false;
+  switch (type) {
+    case DataType::Float16:
+      return storageBuffer16BitAccess && shaderFloat16;
+    case DataType::Float64:
+      return shaderFloat64;
+    default:
+      return true;
+  }
+}
+
+}  // namespace vkscan

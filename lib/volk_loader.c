@@ -1,0 +1,3 @@
+/* volk from Debian's libvulkan-volk-dev, compiled into vkscan (with hidden
+ * visibility in the shared library). */
+#include <volk.c>

@@ -1,0 +1,190 @@
+#include "reference.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+namespace vkscan::test {
+namespace {
+
+template <typename T>
+T identity() {
+  if constexpr (std::is_floating_point_v<T>) {
+    return -T(0);
+  } else {
+    return T(0);
+  }
+}
+
+template <typename T>
+T add(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    volatile T sum = a + b;  // no excess precision, no contraction
+    return sum;
+  } else {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  }
+}
+
+template <typename T>
+T serialSum(const std::vector<T>& values, size_t begin, size_t end) {
+  T sum = identity<T>();
+  for (size_t i = begin; i < end; ++i) sum = add(sum, values[i]);
+  return sum;
+}
+
+// The canonical order, level by level.
+template <typename T>
+std::vector<T> canonicalScan(const std::vector<T>& x, bool exclusive) {
+  const size_t B = 16;
+  std::vector<std::vector<T>> level{x};
+  do {
+    const std::vector<T>& below = level.back();
+    std::vector<T> above((below.size() + B - 1) / B);
+    for (size_t q = 0; q < above.size(); ++q) {
+      above[q] = serialSum(below, q * B, std::min(below.size(), q * B + B));
+    }
+    level.push_back(above);
+  } while (level.back().size() > 1);
+
+  // carry[k][p]: X_k(p). The top level has one node and carry -0.
+  size_t top = level.size() - 1;
+  std::vector<std::vector<T>> carry(level.size());
+  carry[top] = {identity<T>()};
+  for (size_t k = top; k-- > 1;) {
+    carry[k].resize(level[k].size());
+    for (size_t p = 0; p < level[k].size(); ++p) {
+      carry[k][p] = add(carry[k + 1][p / B], serialSum(level[k], p / B * B, p));
+    }
+  }
+  std::vector<T> out(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    size_t end = exclusive ? i : i + 1;
+    out[i] = add(carry[1][i / B], serialSum(x, i / B * B, end));
+  }
+  if (exclusive && !out.empty()) out[0] = T(0);
+  return out;
+}
+
+template <typename Stored, typename Acc>
+void scanTensor(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
+                std::vector<uint8_t>& output, Acc (*load)(Stored), Stored (*store)(Acc)) {
+  const std::vector<uint32_t>& sizes = desc.input.sizes;
+  size_t rank = sizes.size();
+  auto stridesOf = [&](const TensorDesc& t) {
+    std::vector<uint64_t> s(rank);
+    uint64_t packed = 1;
+    for (size_t d = rank; d-- > 0;) {
+      s[d] = t.strides.empty() ? packed : t.strides[d];
+      packed *= sizes[d];
+    }
+    return s;
+  };
+  std::vector<uint64_t> inStrides = stridesOf(desc.input);
+  std::vector<uint64_t> outStrides = stridesOf(desc.output);
+  if (desc.input.elementCount() == 0) return;
+  uint32_t n = sizes[desc.axis];
+  bool reverse = desc.axisDirection == AxisDirection::Decreasing;
+
+  std::vector<uint32_t> index(rank, 0);
+  while (true) {
+    uint64_t inBase = 0;
+    uint64_t outBase = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      inBase += index[d] * inStrides[d];
+      outBase += index[d] * outStrides[d];
+    }
+    std::vector<Acc> line(n);
+    for (uint32_t k = 0; k < n; ++k) {
+      uint64_t i = reverse ? n - 1 - k : k;
+      Stored value;
+      std::memcpy(&value, &input[(inBase + i * inStrides[desc.axis]) * sizeof(Stored)], sizeof(Stored));
+      line[k] = load(value);
+    }
+    std::vector<Acc> scanned = canonicalScan(line, desc.hasExclusiveSum);
+    for (uint32_t k = 0; k < n; ++k) {
+      uint64_t i = reverse ? n - 1 - k : k;
+      Stored value = store(scanned[k]);
+      std::memcpy(&output[(outBase + i * outStrides[desc.axis]) * sizeof(Stored)], &value,
+                  sizeof(Stored));
+    }
+    // Next line: odometer over every dimension except the axis.
+    size_t d = rank;
+    while (d-- > 0) {
+      if (d == desc.axis) continue;
+      if (++index[d] < sizes[d]) break;
+      index[d] = 0;
+    }
+    if (d == SIZE_MAX) break;
+  }
+}
+
+template <typename T>
+T same(T value) {
+  return value;
+}
+
+}  // namespace
+
+float halfToFloat(uint16_t half) {
+  uint32_t sign = (half >> 15) & 1u;
+  uint32_t exponent = (half >> 10) & 0x1fu;
+  uint32_t mantissa = half & 0x3ffu;
+  float magnitude;
+  if (exponent == 0) {
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+  } else if (exponent == 31) {
+    magnitude = mantissa ? NAN : INFINITY;
+  } else {
+    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
+  }
+  return sign ? -magnitude : magnitude;
+}
+
+uint16_t floatToHalf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  uint32_t exponent = (bits >> 23) & 0xffu;
+  uint32_t mantissa = bits & 0x7fffffu;
+  if (exponent == 255) return sign | 0x7c00u | (mantissa ? 0x200u : 0u);
+  int e = static_cast<int>(exponent) - 127 + 15;
+  if (e >= 31) return sign | 0x7c00u;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mantissa |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1u);
+    uint32_t midpoint = 1u << (shift - 1);
+    if (rest > midpoint || (rest == midpoint && (half & 1u))) ++half;
+    return sign | static_cast<uint16_t>(half);
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;  // may carry into inf: correct
+  return sign | static_cast<uint16_t>(half);
+}
+
+void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
+                     std::vector<uint8_t>& output) {
+  switch (desc.input.dataType) {
+    case DataType::Float32:
+      return scanTensor<float, float>(desc, input, output, same, same);
+    case DataType::Float16:
+      return scanTensor<uint16_t, float>(desc, input, output, halfToFloat, floatToHalf);
+    case DataType::Float64:
+      return scanTensor<double, double>(desc, input, output, same, same);
+    case DataType::Int32:
+      return scanTensor<int32_t, int32_t>(desc, input, output, same, same);
+    case DataType::UInt32:
+      return scanTensor<uint32_t, uint32_t>(desc, input, output, same, same);
+    case DataType::Int64:
+      return scanTensor<int64_t, int64_t>(desc, input, output, same, same);
+    case DataType::UInt64:
+      return scanTensor<uint64_t, uint64_t>(desc, input, output, same, same);
+  }
+}
+
+}  // namespace vkscan::test

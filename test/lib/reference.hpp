@@ -1,0 +1,23 @@
+// The tests' CPU reference: the canonical summation order of
+// include/vkscan/vkscan.hpp written as directly as possible (whole levels
+// of the tree, one after another), sharing no code with the library.
+#pragma once
+
+#include <vkscan/vkscan.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace vkscan::test {
+
+// IEEE binary16 <-> binary32, round to nearest even.
+float halfToFloat(uint16_t half);
+uint16_t floatToHalf(float value);
+
+// Cumulative sum of `input` (bytes laid out as desc.input) into `output`
+// (bytes laid out as desc.output; elements the output does not cover are
+// left as they are).
+void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
+                     std::vector<uint8_t>& output);
+
+}  // namespace vkscan::test

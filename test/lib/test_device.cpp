@@ -1,0 +1,66 @@
+#include "test_device.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include "reference.hpp"
+
+namespace vkscan::test {
+
+Device& testDevice() {
+  static Device device([] {
+    DeviceOptions options;
+    const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
+    options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
+    return options;
+  }());
+  return device;
+}
+
+std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
+                                 const std::vector<uint8_t>& input, bool inPlace,
+                                 const std::vector<uint8_t>& initialOutput) {
+  if (inPlace) {
+    std::vector<uint8_t> buffer = input;
+    testDevice().run(desc, buffer.data(), buffer.data());
+    return buffer;
+  }
+  std::vector<uint8_t> output = initialOutput;
+  output.resize(desc.output.totalBytes());
+  testDevice().run(desc, input.data(), output.data());
+  return output;
+}
+
+std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  size_t size = dataTypeSize(type);
+  std::vector<uint8_t> bytes(((count * size) + 3) & ~uint64_t{3});
+  std::uniform_int_distribution<int> exponent(-8, 8);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  for (uint64_t i = 0; i < count; ++i) {
+    double real = std::ldexp(mantissa(rng), exponent(rng)) * ((rng() & 1) ? -1.0 : 1.0);
+    uint64_t bits = rng();
+    switch (type) {
+      case DataType::Float32: {
+        float value = static_cast<float>(real);
+        std::memcpy(&bytes[i * size], &value, size);
+        break;
+      }
+      case DataType::Float16: {
+        uint16_t value = floatToHalf(static_cast<float>(real / 16.0));
+        std::memcpy(&bytes[i * size], &value, size);
+        break;
+      }
+      case DataType::Float64:
+        std::memcpy(&bytes[i * size], &real, size);
+        break;
+      default:
+        std::memcpy(&bytes[i * size], &bits, size);
+        break;
+    }
+  }
+  return bytes;
+}
+
+}  // namespace vkscan::test
