@@ -119,7 +119,7 @@ Problem normalize(const CumulativeSummationDesc& desc) {
     throw InvalidArgument("axisDirection",
                           "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
   }
-  checkOutputDoesNotOverlapItself(out);
+  if (out.elementCount() > 0) checkOutputDoesNotOverlapItself(out);
 
   Problem problem;
   problem.type = in.dataType;

@@ -100,9 +100,11 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   std::unique_ptr<detail::DeviceBuffer> out;
   if (!inPlace) {
     out = std::make_unique<detail::DeviceBuffer>(*impl_, outBytes);
-    // A strided output leaves gaps the scan does not write; they keep the
-    // caller's bytes.
-    if (!desc.output.strides.empty()) std::memcpy(out->mapped(), output, outBytes);
+    // Bytes the scan does not write (gaps between strided elements, padding
+    // to 4 bytes) must come back as the caller had them.
+    if (desc.output.elementCount() * dataTypeSize(desc.output.dataType) != outBytes) {
+      std::memcpy(out->mapped(), output, outBytes);
+    }
   }
   std::unique_ptr<detail::DeviceBuffer> scratch;
   if (op.scratchSize() > 0) scratch = std::make_unique<detail::DeviceBuffer>(*impl_, op.scratchSize());

@@ -1,0 +1,165 @@
+// Differential tests against the CPU reference, compared bit for bit for
+// every type (floats included: the canonical order makes them exact).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "reference.hpp"
+#include "test_device.hpp"
+
+using namespace vkscan;
+
+namespace {
+
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
+                           DataType::Int64,   DataType::UInt64,  DataType::Float64};
+
+std::string describe(const CumulativeSummationDesc& desc, bool inPlace) {
+  auto list = [](const std::vector<uint32_t>& v) {
+    std::string s = "{";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    return s + "}";
+  };
+  return std::string(dataTypeName(desc.input.dataType)) + " sizes=" + list(desc.input.sizes) +
+         " inStrides=" + list(desc.input.strides) + " outStrides=" + list(desc.output.strides) +
+         " axis=" + std::to_string(desc.axis) +
+         (desc.axisDirection == AxisDirection::Decreasing ? " decreasing" : " increasing") +
+         (desc.hasExclusiveSum ? " exclusive" : " inclusive") + (inPlace ? " in-place" : "");
+}
+
+// Index of the first differing element, or -1.
+int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                        size_t elementSize) {
+  for (size_t i = 0; i < std::min(a.size(), b.size()); i += elementSize) {
+    if (std::memcmp(&a[i], &b[i], std::min(elementSize, a.size() - i)) != 0) {
+      return static_cast<int64_t>(i / elementSize);
+    }
+  }
+  return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
+}
+
+// Runs desc on the device and on the reference and compares every byte of
+// the output buffer (gaps of strided outputs included).
+void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, uint64_t seed) {
+  std::string what = describe(desc, inPlace);
+  CAPTURE(what);
+  CAPTURE(seed);
+  size_t elementSize = dataTypeSize(desc.input.dataType);
+  uint64_t inElements = desc.input.totalBytes() / elementSize + 1;
+  std::vector<uint8_t> input = test::randomElements(desc.input.dataType, inElements, seed);
+  input.resize(desc.input.totalBytes());
+  std::vector<uint8_t> initialOutput =
+      test::randomElements(desc.output.dataType, inElements + desc.output.totalBytes(), seed + 1);
+  initialOutput.resize(desc.output.totalBytes());
+  std::vector<uint8_t> expected = inPlace ? input : initialOutput;
+  test::referenceCumsum(desc, input, expected);
+  std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput);
+  int64_t difference = firstDifference(actual, expected, elementSize);
+  CAPTURE(difference);
+  CHECK(difference == -1);
+}
+
+CumulativeSummationDesc packed(DataType type, std::vector<uint32_t> sizes, uint32_t axis) {
+  CumulativeSummationDesc desc;
+  desc.input = {type, std::move(sizes), {}};
+  desc.output = desc.input;
+  desc.axis = axis;
+  return desc;
+}
+
+// Every direction x exclusive combination, in place and not.
+void checkAllModes(CumulativeSummationDesc desc, uint64_t seed) {
+  for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
+    for (bool exclusive : {false, true}) {
+      desc.axisDirection = direction;
+      desc.hasExclusiveSum = exclusive;
+      checkAgainstReference(desc, false, seed);
+      checkAgainstReference(desc, true, seed + 7);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, every type") {
+  const uint32_t lengths[] = {1,   2,   3,   4,   5,   7,   8,    9,    15,   16,   17,   31,
+                              32,  33,  127, 128, 129, 255, 256,  257,  1023, 4095, 4096, 4097,
+                              8191, 65535, 65536, 65537};
+  for (DataType type : kTypes) {
+    for (uint32_t n : lengths) {
+      CumulativeSummationDesc desc = packed(type, {n}, 0);
+      desc.hasExclusiveSum = n % 2 == 0;
+      desc.axisDirection = n % 3 == 0 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+      checkAgainstReference(desc, n % 5 == 0, n);
+    }
+  }
+}
+
+TEST_CASE("every mode on rows, columns and short-line shapes") {
+  for (DataType type : kTypes) {
+    checkAllModes(packed(type, {37, 300}, 1), 11);
+    checkAllModes(packed(type, {300, 37}, 0), 12);
+    checkAllModes(packed(type, {5, 6000}, 1), 13);
+    checkAllModes(packed(type, {6000, 40}, 0), 14);
+    checkAllModes(packed(type, {3, 70, 5}, 1), 15);
+  }
+}
+
+TEST_CASE("long axes: multi-level carries in rows and columns") {
+  checkAllModes(packed(DataType::Float32, {(1u << 20) + 3}, 0), 21);
+  checkAgainstReference(packed(DataType::Float16, {(1u << 18) + 1}, 0), false, 22);
+  checkAgainstReference(packed(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23);
+  checkAgainstReference(packed(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24);
+  checkAgainstReference(packed(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true, 25);
+}
+
+TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
+  std::mt19937_64 rng(20261122);
+  const int cases = 300;
+  for (int c = 0; c < cases; ++c) {
+    uint64_t seed = rng();
+    std::mt19937_64 pick(seed);
+    uint32_t rank = 1 + pick() % 8;
+    CumulativeSummationDesc desc;
+    desc.input.dataType = kTypes[pick() % 7];
+    uint64_t budget = 1 << 15;
+    for (uint32_t d = 0; d < rank; ++d) {
+      uint32_t size = 1 + pick() % (rank <= 2 ? 600 : (rank <= 4 ? 12 : 4));
+      if (pick() % 16 == 0) size = 0;
+      desc.input.sizes.push_back(size);
+    }
+    uint64_t total = desc.input.elementCount();
+    if (total > budget) desc.input.sizes[0] = 1;
+    desc.output = desc.input;
+    desc.axis = pick() % rank;
+    desc.axisDirection = pick() % 2 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+    desc.hasExclusiveSum = pick() % 2;
+    bool inPlace = pick() % 3 == 0;
+    // Strided layouts: a permuted (e.g. Fortran) order with padding, and
+    // sometimes a broadcast input dimension.
+    uint32_t layout = pick() % 3;
+    if (layout > 0 && !inPlace) {
+      std::vector<uint32_t> order(rank);
+      for (uint32_t d = 0; d < rank; ++d) order[d] = d;
+      std::shuffle(order.begin(), order.end(), pick);
+      for (TensorDesc* tensor : {&desc.input, &desc.output}) {
+        tensor->strides.assign(rank, 0);
+        uint32_t stride = 1 + pick() % 2;
+        for (uint32_t d : order) {
+          tensor->strides[d] = stride;
+          stride *= std::max<uint32_t>(1, tensor->sizes[d]) + pick() % 2;
+        }
+      }
+      if (layout == 2) desc.input.strides[pick() % rank] = 0;
+    }
+    checkAgainstReference(desc, inPlace, seed);
+  }
+}
+
+TEST_CASE("differential tests raise no validation message") {
+  CHECK(test::testDevice().validationMessageCount() == 0);
+}
