@@ -37,4 +37,13 @@ struct Device::Impl {
   detail::PlanLimits planLimits() const;
 };
 
+namespace detail {
+
+// The internals of a Device, for vkscan's own tests (fault injection patches
+// impl.vk) and tools (buffers, timestamps). Not part of the public API.
+struct DeviceAccess {
+  static Device::Impl& impl(const Device& device) { return *device.impl_; }
+};
+
+}  // namespace detail
 }  // namespace vkscan

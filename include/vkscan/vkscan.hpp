@@ -253,6 +253,9 @@ struct BufferBinding {
 };
 
 class Operator;
+namespace detail {
+struct DeviceAccess;
+}
 
 // A Vulkan device vkscan records work for. Thread-safe: createOperator(),
 // run() and the pipeline cache may be used from several threads at once.
@@ -317,6 +320,7 @@ class VKSCAN_API Device {
   struct Impl;
 
  private:
+  friend struct detail::DeviceAccess;  // vkscan's own tests and tools
   std::shared_ptr<Impl> impl_;
 };
 
