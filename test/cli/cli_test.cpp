@@ -1,0 +1,585 @@
+// The built vkscan tool, run as a user runs it, on .npy files written here.
+// Results are checked against reference.hpp; failures by exit code, message
+// and the state of the directory afterwards.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "npy.hpp"
+#include "npy_bytes.hpp"
+#include "reference.hpp"
+
+extern char** environ;
+
+using namespace vkscan;
+using namespace vkscan::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void writeFile(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+struct TempDir {
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "vkscan-cli-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ignored);
+    fs::remove_all(path, ignored);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  fs::path path;
+};
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the tool with stdout and stderr captured in files outside the
+// directory under test, so they never show up in its snapshot. A
+// `fileSizeLimit` makes the tool's writes past it fail with EFBIG, as a full
+// disk would.
+Result runTool(const std::vector<std::string>& args, rlim_t fileSizeLimit = RLIM_INFINITY) {
+  static const TempDir captures;
+  const std::string outPath = captures / "stdout";
+  const std::string errPath = captures / "stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  std::vector<std::string> argvStrings = {VKSCAN_EXE};
+  argvStrings.insert(argvStrings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : argvStrings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  // The child inherits the soft limit and, since it is ignored, SIGXFSZ's
+  // disposition; both are restored here right after.
+  rlimit saved = {};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit limited = saved;
+  limited.rlim_cur = fileSizeLimit;
+  const auto savedHandler = ::signal(SIGXFSZ, fileSizeLimit == RLIM_INFINITY ? SIG_DFL : SIG_IGN);
+  ::setrlimit(RLIMIT_FSIZE, &limited);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, VKSCAN_EXE, &actions, nullptr, argv.data(), environ);
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::signal(SIGXFSZ, savedHandler);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(spawned == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  Result result;
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = readFile(outPath);
+  result.err = readFile(errPath);
+  return result;
+}
+
+// Every entry of `dir` (recursively) with its contents, or a symlink's target.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> entries;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = entry.path().lexically_relative(dir).string();
+    if (entry.is_symlink()) {
+      entries[name] = "-> " + fs::read_symlink(entry.path()).string();
+    } else if (entry.is_regular_file() && entry.file_size() > (1 << 20)) {
+      // Only the sparse test file is this large; reading it would take 16 GiB.
+      struct stat status = {};
+      ::stat(entry.path().c_str(), &status);
+      entries[name] = "size " + std::to_string(status.st_size) + ", modified " +
+                      std::to_string(status.st_mtim.tv_sec) + "." +
+                      std::to_string(status.st_mtim.tv_nsec);
+    } else if (entry.is_regular_file()) {
+      entries[name] = readFile(entry.path());
+    } else {
+      entries[name] = "<dir>";
+    }
+  }
+  return entries;
+}
+
+std::string typeName(npy::DType type) {
+  return npy::dtypeDescr(type);
+}
+
+std::string npyFor(const ScanCase& c, const std::string& data, int major = 1) {
+  return npyFile(npyDict(npy::dtypeDescr(c.type), c.fortranOrder, npy::formatShape(c.shape)), data,
+                 major);
+}
+
+struct ScanRun {
+  std::string axisArgument;  // as typed; empty for the default
+  bool inPlace = false;
+  int major = 1;
+};
+
+// Runs `vkscan cumsum` on random data of case `c` and checks the output
+// file against the reference, and that the input is unchanged.
+void checkScan(const ScanCase& c, const ScanRun& run = {}) {
+  CAPTURE(typeName(c.type));
+  CAPTURE(npy::formatShape(c.shape));
+  CAPTURE(c.fortranOrder);
+  CAPTURE(c.axis);
+  CAPTURE(run.axisArgument);
+  CAPTURE(c.exclusive);
+  CAPTURE(c.reverse);
+  CAPTURE(run.inPlace);
+  static std::mt19937_64 rng(20261122);
+  TempDir dir;
+  const std::string data = randomData(c.type, elementCount(c.shape), rng);
+  const std::string input = npyFor(c, data, run.major);
+  writeFile(dir / "in.npy", input);
+
+  std::vector<std::string> args = {"cumsum", dir / "in.npy", dir / "out.npy"};
+  if (!run.axisArgument.empty()) {
+    args.push_back("--axis");
+    args.push_back(run.axisArgument);
+  } else if (c.axis != 0) {
+    args.push_back("--axis=" + std::to_string(c.axis));
+  }
+  if (c.exclusive) args.push_back("--exclusive");
+  if (c.reverse) args.push_back("--reverse");
+  if (run.inPlace) args.push_back("--in-place");
+  const Result result = runTool(args);
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+
+  CHECK(readFile(dir / "in.npy") == input);
+  const std::string output = readFile(dir / "out.npy");
+  const npy::Header header = npy::parseHeader(output);
+  CHECK(header.dtype == c.type);
+  CHECK(header.fortranOrder == c.fortranOrder);
+  CHECK(header.shape == c.shape);
+  const std::string actual = output.substr(size_t(npy::dataOffset(output)));
+  const std::string expected = referenceCumsum(c, data);
+  REQUIRE(actual.size() == expected.size());
+  const size_t size = npy::dtypeSize(c.type);
+  for (size_t i = 0; i < expected.size() / size; ++i) {
+    const char* a = actual.data() + i * size;
+    const char* e = expected.data() + i * size;
+    const bool same = isFloat(c.type) ? loadFloat(c.type, a) == loadFloat(c.type, e)
+                                      : loadBits(c.type, a) == loadBits(c.type, e);
+    if (!same) {
+      CAPTURE(i);
+      CHECK(loadFloat(c.type, a) == loadFloat(c.type, e));
+      CHECK(loadBits(c.type, a) == loadBits(c.type, e));
+      break;
+    }
+  }
+  CHECK(snapshot(dir.path).size() == 2);
+}
+
+ScanCase scanCase(npy::DType type, std::vector<uint64_t> shape, bool fortranOrder, uint32_t axis,
+                  bool exclusive = false, bool reverse = false) {
+  ScanCase c;
+  c.type = type;
+  c.shape = std::move(shape);
+  c.fortranOrder = fortranOrder;
+  c.axis = axis;
+  c.exclusive = exclusive;
+  c.reverse = reverse;
+  return c;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Runs a command that must fail: exit code `code`, one line on stderr
+// starting "vkscan: " and containing `message`, nothing on stdout, and the
+// directory exactly as it was (no output, no temporary file, inputs intact).
+void checkFailure(const TempDir& dir, const std::vector<std::string>& args, int code,
+                  const std::string& message, rlim_t fileSizeLimit = RLIM_INFINITY) {
+  CAPTURE(args);
+  const auto before = snapshot(dir.path);
+  const Result result = runTool(args, fileSizeLimit);
+  CAPTURE(result.err);
+  CHECK(result.code == code);
+  CHECK(result.err.rfind("vkscan: ", 0) == 0);
+  CHECK(contains(result.err, message));
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+  CHECK(result.out == "");
+  CHECK(snapshot(dir.path) == before);
+}
+
+const std::string kSmallF4 = npyFile(npyDict("<f4", false, "(2, 3)"), std::string(24, '\0'));
+
+}  // namespace
+
+TEST_CASE("demo: the documentation's examples match") {
+  const Result result = runTool({"demo"});
+  CAPTURE(result.out);
+  CHECK(result.code == 0);
+  CHECK(contains(result.out, "5 of 5 examples match"));
+  CHECK(contains(result.out, "[[[[11,  9,  8,  5]"));
+  CHECK(!contains(result.out, "MISMATCH"));
+}
+
+TEST_CASE("info: lists the devices and the selected one") {
+  const Result result = runTool({"info"});
+  CAPTURE(result.out);
+  CAPTURE(result.err);
+  CHECK(result.code == 0);
+  CHECK(contains(result.out, "Devices:\n  0: "));
+  CHECK(contains(result.out, "Selected device: "));
+  CHECK(contains(result.out, "subgroup size:"));
+  CHECK(contains(result.out, "FLOAT32 yes"));
+  CHECK(contains(result.out, "max storage buffer range"));
+}
+
+TEST_CASE("help: every command has it, before or after the command") {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
+                                               {"-h"},
+                                               {"help"},
+                                               {"help", "cumsum"},
+                                               {"cumsum", "--help"},
+                                               {"--help", "cumsum"},
+                                               {"demo", "--help"},
+                                               {"info", "-h"}}) {
+    CAPTURE(args);
+    const Result result = runTool(args);
+    CHECK(result.code == 0);
+    CHECK(result.out.rfind("usage: vkscan", 0) == 0);
+    CHECK(result.err == "");
+  }
+  CHECK(contains(runTool({"help", "cumsum"}).out, "--exclusive"));
+  CHECK(runTool({"--version"}).out.rfind("vkscan ", 0) == 0);
+  const Result none = runTool({});
+  CHECK(none.code == 2);
+  CHECK(none.err.rfind("usage: vkscan", 0) == 0);
+}
+
+TEST_CASE("cumsum: every dtype, order, axis, direction and exclusivity") {
+  for (npy::DType type : npy::kAllDTypes) {
+    for (bool fortran : {false, true}) {
+      for (uint32_t axis = 0; axis < 3; ++axis) {
+        for (bool exclusive : {false, true}) {
+          for (bool reverse : {false, true}) {
+            // 5 * 7 * 9 is odd, so FLOAT16 data does not fill its last 4 bytes.
+            checkScan(scanCase(type, {5, 7, 9}, fortran, axis, exclusive, reverse));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("cumsum: long lines on a strided middle axis") {
+  for (bool exclusive : {false, true}) {
+    for (bool reverse : {false, true}) {
+      checkScan(scanCase(npy::DType::Float32, {6, 300, 5}, false, 1, exclusive, reverse));
+      checkScan(scanCase(npy::DType::Int64, {6, 300, 5}, true, 1, exclusive, reverse));
+    }
+  }
+}
+
+TEST_CASE("cumsum: negative axes count from the last") {
+  checkScan(scanCase(npy::DType::Float64, {4, 5, 6}, false, 2), {"-1"});
+  checkScan(scanCase(npy::DType::UInt32, {4, 5, 6}, true, 0, true), {"-3"});
+  checkScan(scanCase(npy::DType::Int32, {4, 5, 6}, true, 1, false, true), {"-2"});
+}
+
+TEST_CASE("cumsum: in place gives the same result") {
+  ScanRun inPlace;
+  inPlace.inPlace = true;
+  checkScan(scanCase(npy::DType::Float32, {9, 31}, false, 1, true, false), inPlace);
+  checkScan(scanCase(npy::DType::UInt64, {9, 31}, true, 0, false, true), inPlace);
+  checkScan(scanCase(npy::DType::Float16, {3, 5, 7}, false, 0), inPlace);
+}
+
+TEST_CASE("cumsum: long lines span several levels of the scan") {
+  checkScan(scanCase(npy::DType::Int32, {3, 1500}, false, 1));
+  checkScan(scanCase(npy::DType::Float32, {2000, 2}, false, 0, true, true));
+  // FLOAT16 holds integers exactly only up to 2048: 8 * 250 stays below.
+  checkScan(scanCase(npy::DType::Float16, {250, 3}, true, 0, false, true));
+  checkScan(scanCase(npy::DType::UInt64, {5, 800}, true, 1, true));
+}
+
+TEST_CASE("cumsum: ranks 1 to 8 and axes of length 1") {
+  checkScan(scanCase(npy::DType::Float32, {9}, false, 0));
+  checkScan(scanCase(npy::DType::Int64, {1}, true, 0, true));
+  checkScan(scanCase(npy::DType::Float32, {2, 1, 3, 1, 2, 2, 1, 3}, false, 7, false, true));
+  checkScan(scanCase(npy::DType::Int32, {2, 1, 3, 1, 2, 2, 1, 3}, true, 4, true));
+  checkScan(scanCase(npy::DType::UInt32, {4, 1, 5}, false, 1));
+}
+
+TEST_CASE("cumsum: reads format versions 2.0 and 3.0") {
+  ScanRun v2;
+  v2.major = 2;
+  checkScan(scanCase(npy::DType::Float32, {3, 4}, false, 1), v2);
+  ScanRun v3;
+  v3.major = 3;
+  checkScan(scanCase(npy::DType::Int64, {3, 4}, true, 0), v3);
+}
+
+TEST_CASE("cumsum: an empty array gives an empty array") {
+  checkScan(scanCase(npy::DType::Float32, {3, 0, 2}, false, 1));
+  checkScan(scanCase(npy::DType::Float16, {3, 0, 2}, true, 2, true, true));
+  checkScan(scanCase(npy::DType::Int32, {0}, false, 0));
+}
+
+TEST_CASE("cumsum: replaces an existing output, keeping its permissions and links") {
+  TempDir dir;
+  writeFile(dir / "in.npy",
+            npyFile(npyDict("<i4", false, "(3,)"), std::string("\1\0\0\0\2\0\0\0\3\0\0\0", 12)));
+  const std::string expected =
+      npyFile(npyDict("<i4", false, "(3,)"), std::string("\1\0\0\0\3\0\0\0\6\0\0\0", 12));
+  writeFile(dir / "out.npy", "old contents");
+  fs::permissions(dir / "out.npy",
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  CHECK(runTool({"cumsum", dir / "in.npy", dir / "out.npy"}).code == 0);
+  CHECK(readFile(dir / "out.npy") == expected);
+  CHECK(fs::status(dir / "out.npy").permissions() ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+
+  fs::create_directory(dir / "sub");
+  writeFile(dir / "sub/target.npy", "old");
+  fs::create_symlink("sub/target.npy", dir / "link.npy");
+  CHECK(runTool({"cumsum", dir / "in.npy", dir / "link.npy"}).code == 0);
+  CHECK(fs::is_symlink(dir / "link.npy"));
+  CHECK(readFile(dir / "sub/target.npy") == expected);
+  CHECK(snapshot(dir.path).size() == 5);
+}
+
+TEST_CASE("reject a missing or unreadable input") {
+  TempDir dir;
+  checkFailure(dir, {"cumsum", dir / "missing.npy", dir / "out.npy"}, 2,
+               dir / "missing.npy" + ": cannot open: No such file or directory");
+  checkFailure(dir, {"cumsum", dir.path.string(), dir / "out.npy"}, 2,
+               dir.path.string() + ": Is a directory");
+}
+
+TEST_CASE("reject a truncated file, naming the sizes") {
+  TempDir dir;
+  writeFile(dir / "in.npy", npyFile(npyDict("<f4", false, "(250,)"), std::string(996, '\0')));
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 2,
+               dir / "in.npy" + ": truncated: header says 1000 bytes of data, file has 996");
+  writeFile(dir / "head.npy", npyFile(npyDict("<f4", false, "(250,)")).substr(0, 30));
+  checkFailure(dir, {"cumsum", dir / "head.npy", dir / "out.npy"}, 2,
+               "head.npy: truncated: the file ends in the header");
+}
+
+TEST_CASE("reject a bad magic string or header") {
+  TempDir dir;
+  writeFile(dir / "text.npy", "hello, world\n");
+  checkFailure(dir, {"cumsum", dir / "text.npy", dir / "out.npy"}, 2, "text.npy: not a .npy file");
+  writeFile(dir / "empty.npy", "");
+  checkFailure(dir, {"cumsum", dir / "empty.npy", dir / "out.npy"}, 2,
+               "empty.npy: not a .npy file");
+  writeFile(dir / "noshape.npy", npyFile("{'descr': '<f4', 'fortran_order': False, }"));
+  checkFailure(dir, {"cumsum", dir / "noshape.npy", dir / "out.npy"}, 2,
+               "noshape.npy: header has no 'shape'");
+  std::string version = kSmallF4;
+  version[6] = 9;
+  writeFile(dir / "version.npy", version);
+  checkFailure(dir, {"cumsum", dir / "version.npy", dir / "out.npy"}, 2,
+               "version.npy: unsupported .npy format version 9.0");
+}
+
+TEST_CASE("reject unsupported dtypes") {
+  TempDir dir;
+  const std::pair<const char*, const char*> cases[] = {
+      {"|b1", "(bool)"},       {"<c8", "(complex)"}, {"|O", "(Python objects)"},
+      {">f4", "(big-endian)"}, {"<U3", "(strings)"}, {"|S4", "(strings)"},
+      {"<i2", "(int16)"},
+  };
+  for (const auto& [descr, what] : cases) {
+    writeFile(dir / "in.npy", npyFile(npyDict(descr, false, "(3,)"), std::string(48, '\0')));
+    checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 2,
+                 "in.npy: unsupported dtype '" + std::string(descr) + "' " + what);
+  }
+}
+
+TEST_CASE("reject ranks outside 1 to 8 and dimensions above 2^32-1") {
+  TempDir dir;
+  writeFile(dir / "scalar.npy", npyFile(npyDict("<f4", false, "()"), std::string(4, '\0')));
+  checkFailure(dir, {"cumsum", dir / "scalar.npy", dir / "out.npy"}, 2,
+               "scalar.npy: a 0-dimensional array (a scalar) has no axis");
+  writeFile(dir / "rank9.npy",
+            npyFile(npyDict("<f4", false, "(1, 1, 1, 1, 1, 1, 1, 1, 2)"), std::string(8, '\0')));
+  checkFailure(dir, {"cumsum", dir / "rank9.npy", dir / "out.npy"}, 2,
+               "rank9.npy: 9 dimensions (1, 1, 1, 1, 1, 1, 1, 1, 2) are more than the 8");
+  writeFile(dir / "huge.npy", npyFile(npyDict("<f4", false, "(0, 4294967296)")));
+  checkFailure(dir, {"cumsum", dir / "huge.npy", dir / "out.npy"}, 2,
+               "huge.npy: dimension 1 has size 4294967296, above vkscan's limit of 4294967295");
+}
+
+TEST_CASE("reject a Fortran array whose strides exceed 2^32-1") {
+  TempDir dir;
+  // 16 GiB of data, as a sparse file: only the header is stored.
+  const std::string header = npyFile(npyDict("<f2", true, "(65536, 65536, 2)"));
+  writeFile(dir / "big.npy", header);
+  if (::truncate((dir / "big.npy").c_str(), off_t(header.size() + (off_t(1) << 34))) != 0) {
+    MESSAGE("no sparse files here; skipped");
+    return;
+  }
+  checkFailure(dir, {"cumsum", dir / "big.npy", dir / "out.npy"}, 2,
+               "big.npy: Fortran-order stride of dimension 2 is 4294967296 elements");
+}
+
+TEST_CASE("reject an axis out of range") {
+  TempDir dir;
+  writeFile(dir / "in.npy", npyFile(npyDict("<f4", false, "(2, 3, 4)"), std::string(96, '\0')));
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--axis", "3"}, 2,
+               "in.npy: axis 3 is out of range for shape (2, 3, 4) (valid: -3 to 2)");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--axis=-4"}, 2,
+               "in.npy: axis -4 is out of range");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--axis", "x"}, 2,
+               "--axis needs an integer, not 'x'");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--axis"}, 2,
+               "--axis needs an axis number");
+}
+
+TEST_CASE("reject an output directory that does not exist or is not writable") {
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "nowhere/out.npy"}, 2,
+               "nowhere/out.npy: cannot create a file in the output directory: No such file");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "in.npy/out.npy"}, 2,
+               "in.npy/out.npy: cannot create a file in the output directory: Not a directory");
+  fs::create_directory(dir / "outdir");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "outdir"}, 2, "outdir: is a directory");
+
+  fs::create_directory(dir / "locked");
+  fs::permissions(dir / "locked", fs::perms::owner_read | fs::perms::owner_exec);
+  std::string lockedOutput = dir / "locked/out.npy";
+  if (std::ofstream(lockedOutput)) {
+    // root writes anywhere; /sys is read-only even for root.
+    fs::remove(lockedOutput);
+    lockedOutput = "/sys/vkscan-test-out.npy";
+    if (std::ofstream(lockedOutput)) {
+      MESSAGE("no unwritable directory available; skipped");
+      return;
+    }
+  }
+  checkFailure(dir, {"cumsum", dir / "in.npy", lockedOutput}, 2,
+               lockedOutput + ": cannot create a file in the output directory:");
+}
+
+TEST_CASE("reject an output that is the input, by any path") {
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  fs::create_directory(dir / "sub");
+  fs::create_hard_link(dir / "in.npy", dir / "hardlink.npy");
+  fs::create_symlink(dir / "in.npy", dir / "symlink.npy");
+  for (const std::string& output : {dir / "in.npy", dir / "sub/../in.npy", dir / "hardlink.npy",
+                                    dir / "symlink.npy", dir / "sub/.././in.npy"}) {
+    checkFailure(dir, {"cumsum", dir / "in.npy", output}, 2, output + ": is the input file");
+    checkFailure(dir, {"cumsum", dir / "in.npy", output, "--in-place"}, 2, "is the input file");
+  }
+}
+
+TEST_CASE("reject replacing something that is not a regular file") {
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "fifo"}, 2,
+               "fifo: not a regular file; refusing to replace it");
+}
+
+TEST_CASE("a failure leaves an existing output byte-for-byte as it was") {
+  TempDir dir;
+  writeFile(dir / "out.npy", "precious");
+  writeFile(dir / "in.npy", kSmallF4.substr(0, kSmallF4.size() - 1));
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 2, "truncated");
+  writeFile(dir / "in.npy", kSmallF4);
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--axis", "2"}, 2, "out of range");
+  checkFailure(dir, {"--device", "99", "cumsum", dir / "in.npy", dir / "out.npy"}, 2, "99");
+}
+
+TEST_CASE("a failed write exits with 1 and leaves no partial output") {
+  TempDir dir;
+  const std::string input = npyFile(npyDict("<f4", false, "(2048,)"), std::string(8192, '\0'));
+  writeFile(dir / "in.npy", input);
+  const std::vector<std::string> args = {"cumsum", dir / "in.npy", dir / "out.npy"};
+  checkFailure(dir, args, 1, "out.npy: write failed: File too large", 4096);
+  writeFile(dir / "out.npy", "precious");
+  checkFailure(dir, args, 1, "out.npy: write failed: File too large", 4096);
+}
+
+TEST_CASE("a device failure exits with 1 and writes nothing") {
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  writeFile(dir / "out.npy", "precious");
+  // Loaders before 1.3.207 read the first name, later ones the second.
+  const char* const variables[] = {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"};
+  std::map<std::string, std::optional<std::string>> saved;
+  for (const char* name : variables) {
+    const char* value = std::getenv(name);
+    saved[name] = value ? std::optional<std::string>(value) : std::nullopt;
+    ::setenv(name, (dir / "no-such-driver.json").c_str(), 1);
+  }
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 1, "VK_ERROR");
+  for (const auto& [name, value] : saved) {
+    if (value) {
+      ::setenv(name.c_str(), value->c_str(), 1);
+    } else {
+      ::unsetenv(name.c_str());
+    }
+  }
+}
+
+TEST_CASE("reject bad usage") {
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  checkFailure(dir, {"cumsum"}, 2, "cumsum needs an input and an output file, got 0");
+  checkFailure(dir, {"cumsum", dir / "in.npy"}, 2, "got 1");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "a.npy", dir / "b.npy"}, 2, "got 3");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--inclusive"}, 2,
+               "cumsum: unknown option '--inclusive'");
+  checkFailure(dir, {"frobnicate"}, 2, "unknown command 'frobnicate'");
+  checkFailure(dir, {"--axis", "1", "cumsum"}, 2, "unknown option '--axis'");
+  checkFailure(dir, {"demo", "extra"}, 2, "demo takes no arguments");
+  checkFailure(dir, {"info", "--device"}, 2, "--device needs a device index");
+  checkFailure(dir, {"info", "--device", "-1"}, 2, "--device -1 is not a device index");
+  checkFailure(dir, {"help", "nothing"}, 2, "unknown command 'nothing'");
+}
+
+TEST_CASE("--validation runs clean") {
+  TempDir dir;
+  const std::string input = npyFile(npyDict("<f4", true, "(3, 4)"), std::string(48, '\0'));
+  writeFile(dir / "in.npy", input);
+  const Result demo = runTool({"--validation", "demo"});
+  CAPTURE(demo.err);
+  CHECK(demo.code == 0);
+  const Result cumsum =
+      runTool({"cumsum", dir / "in.npy", dir / "out.npy", "--validation", "--axis", "1"});
+  CAPTURE(cumsum.err);
+  CHECK(cumsum.code == 0);
+}
+
+TEST_CASE("--device selects a device, before or after the command") {
+  CHECK(runTool({"--device", "0", "demo"}).code == 0);
+  CHECK(runTool({"demo", "--device=0"}).code == 0);
+  const Result bad = runTool({"info", "--device", "99"});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "99"));
+}

@@ -1,0 +1,36 @@
+// The commands of the vkscan tool. Each takes the arguments after its name
+// (global options removed), returns the exit code and throws Failure,
+// vkscan::Error or std::system_error for main() to report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "vkscan/vkscan.hpp"
+
+namespace vkscan::cli {
+
+// Options valid before or after any command.
+struct GlobalOptions {
+  int deviceIndex = -1;
+  bool validation = false;
+};
+
+DeviceOptions deviceOptions(const GlobalOptions& global);
+
+// With --validation, throws Failure(kExitFailure) if the layer reported
+// anything: a run with validation errors has not shown that it is correct.
+void checkValidation(const Device& device, const GlobalOptions& global);
+
+int demoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int infoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+
+extern const char* const kDemoHelp;
+extern const char* const kCumsumHelp;
+extern const char* const kInfoHelp;
+
+// Throws Failure(kExitUsage) unless `text` is a whole decimal integer.
+long long parseInteger(const std::string& option, const std::string& text);
+
+}  // namespace vkscan::cli

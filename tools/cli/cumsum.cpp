@@ -1,0 +1,274 @@
+// vkscan cumsum: one .npy in, one .npy out, each read or written once.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <limits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <system_error>
+
+#include "commands.hpp"
+#include "failure.hpp"
+#include "npy_reader.hpp"
+#include "output_file.hpp"
+#include "progress.hpp"
+
+namespace vkscan::cli {
+
+const char* const kCumsumHelp =
+    "usage: vkscan cumsum IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
+    "\n"
+    "Writes to OUT.npy the cumulative sum of the array in IN.npy along one axis,\n"
+    "with the same dtype, shape and memory order (C or Fortran).\n"
+    "\n"
+    "  --axis N      the axis to sum along (default 0); negative counts from the\n"
+    "                last axis, as in numpy: -1 is the last\n"
+    "  --exclusive   leave each element out of its own sum (the first output is 0)\n"
+    "  --reverse     sum from the end of the axis towards its start\n"
+    "  --in-place    compute with the output in the input's memory (same result,\n"
+    "                half the memory)\n"
+    "\n"
+    "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8,\n"
+    "1 to 8 dimensions, each at most 4294967295. Integers wrap around.\n"
+    "OUT.npy is written to a temporary file in its directory and renamed when\n"
+    "complete, so it is never left partial; IN.npy is only read.\n";
+
+namespace {
+
+// Large enough that the syscall cost vanishes, small enough for smooth
+// progress.
+constexpr size_t kWriteChunk = size_t(16) << 20;
+
+struct CumsumArgs {
+  std::string input;
+  std::string output;
+  long long axis = 0;
+  bool exclusive = false;
+  bool reverse = false;
+  bool inPlace = false;
+};
+
+CumsumArgs parseArgs(const std::vector<std::string>& args) {
+  CumsumArgs parsed;
+  std::vector<std::string> files;
+  bool optionsEnded = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (optionsEnded || arg.size() < 2 || arg[0] != '-') {
+      files.push_back(arg);
+    } else if (arg == "--") {
+      optionsEnded = true;
+    } else if (arg == "--exclusive") {
+      parsed.exclusive = true;
+    } else if (arg == "--reverse") {
+      parsed.reverse = true;
+    } else if (arg == "--in-place") {
+      parsed.inPlace = true;
+    } else if (arg == "--axis") {
+      if (i + 1 == args.size()) throw Failure(kExitUsage, "--axis needs an axis number");
+      parsed.axis = parseInteger("--axis", args[++i]);
+    } else if (arg.rfind("--axis=", 0) == 0) {
+      parsed.axis = parseInteger("--axis", arg.substr(7));
+    } else {
+      throw Failure(kExitUsage, "cumsum: unknown option '" + arg + "' (see vkscan cumsum --help)");
+    }
+  }
+  if (files.size() != 2) {
+    throw Failure(kExitUsage, "cumsum needs an input and an output file, got " +
+                                  std::to_string(files.size()) + " (see vkscan cumsum --help)");
+  }
+  parsed.input = files[0];
+  parsed.output = files[1];
+  return parsed;
+}
+
+// Runs `step` on `path`, turning the reader's and writer's errors into a
+// Failure that names the file.
+template <class Step>
+void onFile(const std::string& path, Step&& step) {
+  try {
+    step();
+  } catch (const npy::NpyError& e) {
+    throw Failure(kExitUsage, path + ": " + e.what());
+  } catch (const std::system_error& e) {
+    throw Failure(exitCodeForErrno(e.code().value()), path + ": " + e.what());
+  }
+}
+
+// The sizes vkscan's API can express, or a Failure saying why not.
+std::vector<uint32_t> tensorSizes(const std::string& path, const npy::Header& header) {
+  const size_t rank = header.shape.size();
+  if (rank == 0) {
+    throw Failure(kExitUsage, path + ": a 0-dimensional array (a scalar) has no axis to sum along");
+  }
+  if (rank > kMaxDimensions) {
+    throw Failure(kExitUsage, path + ": " + std::to_string(rank) + " dimensions " +
+                                  npy::formatShape(header.shape) + " are more than the " +
+                                  std::to_string(kMaxDimensions) + " vkscan supports");
+  }
+  std::vector<uint32_t> sizes;
+  for (size_t d = 0; d < rank; ++d) {
+    if (header.shape[d] > std::numeric_limits<uint32_t>::max()) {
+      throw Failure(kExitUsage, path + ": dimension " + std::to_string(d) + " has size " +
+                                    std::to_string(header.shape[d]) +
+                                    ", above vkscan's limit of 4294967295");
+    }
+    sizes.push_back(uint32_t(header.shape[d]));
+  }
+  return sizes;
+}
+
+// A Fortran-order array is the strided tensor whose first axis varies
+// fastest; describing it so lets the device read the file's layout as is.
+std::vector<uint32_t> fortranStrides(const std::string& path, const std::vector<uint32_t>& sizes) {
+  std::vector<uint32_t> strides;
+  uint64_t stride = 1;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (stride > std::numeric_limits<uint32_t>::max()) {
+      throw Failure(kExitUsage, path + ": Fortran-order stride of dimension " + std::to_string(d) +
+                                    " is " + std::to_string(stride) +
+                                    " elements, above vkscan's limit of 4294967295");
+    }
+    strides.push_back(uint32_t(stride));
+    stride *= sizes[d];
+  }
+  return strides;
+}
+
+uint32_t resolveAxis(const std::string& path, long long axis, const npy::Header& header) {
+  const auto rank = static_cast<long long>(header.shape.size());
+  if (axis < -rank || axis >= rank) {
+    throw Failure(kExitUsage, path + ": axis " + std::to_string(axis) +
+                                  " is out of range for shape " + npy::formatShape(header.shape) +
+                                  " (valid: " + std::to_string(-rank) + " to " +
+                                  std::to_string(rank - 1) + ")");
+  }
+  return uint32_t(axis < 0 ? axis + rank : axis);
+}
+
+DataType toDataType(npy::DType type) {
+  switch (type) {
+    case npy::DType::Float16:
+      return DataType::Float16;
+    case npy::DType::Float32:
+      return DataType::Float32;
+    case npy::DType::Float64:
+      return DataType::Float64;
+    case npy::DType::Int32:
+      return DataType::Int32;
+    case npy::DType::UInt32:
+      return DataType::UInt32;
+    case npy::DType::Int64:
+      return DataType::Int64;
+    case npy::DType::UInt64:
+      return DataType::UInt64;
+  }
+  return DataType::Float32;
+}
+
+// Refuses outputs that would destroy the input or something that is not a
+// plain file (renaming over /dev/null as root would replace the device node).
+void checkOutputPath(const std::string& output, const struct stat& input) {
+  struct stat status;
+  if (::stat(output.c_str(), &status) != 0) return;
+  if (status.st_dev == input.st_dev && status.st_ino == input.st_ino) {
+    throw Failure(kExitUsage,
+                  output +
+                      ": is the input file; write to another file (or use --in-place to "
+                      "save memory, not files)");
+  }
+  if (S_ISDIR(status.st_mode)) throw Failure(kExitUsage, output + ": is a directory");
+  if (!S_ISREG(status.st_mode)) {
+    throw Failure(kExitUsage, output + ": not a regular file; refusing to replace it");
+  }
+}
+
+// Left uninitialised up to `used` (the data overwrites it; zeroing gigabytes
+// would cost a pass), zeroed past it: run() copies the padding bytes through.
+std::unique_ptr<std::byte[]> allocate(uint64_t bytes, uint64_t used) {
+  std::unique_ptr<std::byte[]> buffer(new (std::nothrow) std::byte[size_t(bytes)]);
+  if (!buffer) {
+    throw Failure(kExitFailure, "out of memory: cannot allocate " + std::to_string(bytes) +
+                                    " bytes of host memory");
+  }
+  std::fill(buffer.get() + used, buffer.get() + bytes, std::byte{0});
+  return buffer;
+}
+
+}  // namespace
+
+int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
+  const CumsumArgs parsed = parseArgs(args);
+
+  // Everything that can be checked cheaply is, before the device starts and
+  // before the data is read.
+  std::optional<npy::NpyReader> reader;
+  onFile(parsed.input, [&] { reader.emplace(parsed.input); });
+  const npy::Header& header = reader->header();
+  uint64_t dataBytes = 0;
+  onFile(parsed.input, [&] { dataBytes = header.dataBytes(); });
+
+  CumulativeSummationDesc desc;
+  desc.input.dataType = toDataType(header.dtype);
+  desc.input.sizes = tensorSizes(parsed.input, header);
+  // Layout is irrelevant without elements, and strides past a 0 dimension
+  // would be 0 or, past huge ones, overflow for nothing.
+  if (header.fortranOrder && header.elementCount() > 0) {
+    desc.input.strides = fortranStrides(parsed.input, desc.input.sizes);
+  }
+  desc.output = desc.input;
+  desc.axis = resolveAxis(parsed.input, parsed.axis, header);
+  desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
+  desc.hasExclusiveSum = parsed.exclusive;
+
+  checkOutputPath(parsed.output, reader->fileStatus());
+  std::optional<OutputFile> output;
+  onFile(parsed.output, [&] { output.emplace(parsed.output); });
+
+  Progress progress;
+  progress.phase("starting the device", 0);
+  const Device device(deviceOptions(global));
+  if (!device.capabilities().supports(desc.input.dataType)) {
+    throw Failure(kExitUsage, parsed.input + ": " + dataTypeName(desc.input.dataType) +
+                                  " is not supported by " + device.capabilities().deviceName);
+  }
+
+  // totalBytes() rounds up to 4 bytes, which an odd count of FLOAT16 exceeds.
+  const uint64_t bufferBytes = std::max(desc.input.totalBytes(), dataBytes);
+  const auto input = allocate(bufferBytes, dataBytes);
+  std::unique_ptr<std::byte[]> separateOutput;
+  if (!parsed.inPlace) separateOutput = allocate(bufferBytes, dataBytes);
+  std::byte* const result = parsed.inPlace ? input.get() : separateOutput.get();
+
+  progress.phase("reading " + parsed.input, dataBytes);
+  onFile(parsed.input,
+         [&] { reader->readData(input.get(), [&](uint64_t done) { progress.advance(done); }); });
+
+  progress.phase("computing", 0);
+  try {
+    device.run(desc, input.get(), result);
+  } catch (const InvalidArgument& e) {
+    throw Failure(kExitUsage, parsed.input + ": " + e.what());
+  } catch (const Unsupported& e) {
+    throw Failure(kExitUsage, parsed.input + ": " + e.what());
+  }
+  checkValidation(device, global);
+
+  progress.phase("writing " + parsed.output, dataBytes);
+  onFile(parsed.output, [&] {
+    const std::string outputHeader = npy::formatHeader(header);
+    output->write(outputHeader.data(), outputHeader.size());
+    for (uint64_t done = 0; done < dataBytes;) {
+      const size_t chunk = size_t(std::min<uint64_t>(kWriteChunk, dataBytes - done));
+      output->write(result + done, chunk);
+      done += chunk;
+      progress.advance(done);
+    }
+    output->commit();
+  });
+  return kExitSuccess;
+}
+
+}  // namespace vkscan::cli

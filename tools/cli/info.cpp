@@ -1,0 +1,113 @@
+// vkscan info: what the devices are and what vkscan can do on them.
+#include <cstdio>
+#include <string>
+
+#include "commands.hpp"
+#include "failure.hpp"
+
+namespace vkscan::cli {
+
+const char* const kInfoHelp =
+    "usage: vkscan info\n"
+    "\n"
+    "Lists the Vulkan devices with the index --device takes, then describes the\n"
+    "selected device: driver, API version, subgroups, the types vkscan can scan\n"
+    "on it and the limits that bound its work.\n";
+
+namespace {
+
+const char* deviceTypeName(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "CPU";
+    default:
+      return "other";
+  }
+}
+
+std::string versionText(uint32_t version) {
+  return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(version)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(version));
+}
+
+std::string subgroupOperations(VkSubgroupFeatureFlags flags) {
+  static const std::pair<VkSubgroupFeatureFlagBits, const char*> kNames[] = {
+      {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
+      {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
+      {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
+      {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
+      {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
+      {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative"},
+      {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"},
+      {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"},
+  };
+  std::string text;
+  for (const auto& [bit, name] : kNames) {
+    if ((flags & bit) != 0) text += (text.empty() ? "" : " ") + std::string(name);
+  }
+  return text.empty() ? "none" : text;
+}
+
+const char* yesNo(bool value) {
+  return value ? "yes" : "no";
+}
+
+void printLimit(const char* name, uint64_t value, const char* unit) {
+  std::printf("    %-37s %llu %s\n", name, static_cast<unsigned long long>(value), unit);
+}
+
+}  // namespace
+
+int infoCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
+  if (!args.empty()) {
+    throw Failure(kExitUsage, "info takes no arguments, got '" + args[0] + "'");
+  }
+  std::printf("Devices:\n");
+  for (const PhysicalDeviceSummary& d : Device::enumerate()) {
+    std::printf("  %u: %s (%s, Vulkan %s)%s\n", d.index, d.name.c_str(), deviceTypeName(d.type),
+                versionText(d.apiVersion).c_str(), d.usable ? "" : " - not usable by vkscan");
+  }
+
+  const Device device(deviceOptions(global));
+  const DeviceCapabilities& caps = device.capabilities();
+  std::printf("\nSelected device: %s\n", caps.deviceName.c_str());
+  std::printf("  type:                 %s\n", deviceTypeName(caps.deviceType));
+  std::printf("  vendor / device ID:   0x%04x / 0x%04x\n", caps.vendorID, caps.deviceID);
+  std::printf("  driver:               %s (%s)\n", caps.driverName.c_str(),
+              caps.driverInfo.c_str());
+  std::printf("  Vulkan API version:   %s\n", versionText(caps.apiVersion).c_str());
+  std::printf("  subgroup size:        %u%s\n", caps.subgroupSize,
+              caps.subgroupSizeControl ? " (size control available)" : "");
+  std::printf("  subgroup operations:  %s\n", subgroupOperations(caps.subgroupOperations).c_str());
+
+  std::printf("  scans:               ");
+  for (DataType type : {DataType::Float16, DataType::Float32, DataType::Float64, DataType::Int32,
+                        DataType::UInt32, DataType::Int64, DataType::UInt64}) {
+    std::printf(" %s %s", dataTypeName(type), yesNo(caps.supports(type)));
+    std::printf(type == DataType::UInt64 ? "\n" : ",");
+  }
+
+  std::printf(
+      "  features:             int64 %s, float64 %s, float16 %s, 16-bit storage %s, "
+      "buffer device address %s\n",
+      yesNo(caps.shaderInt64), yesNo(caps.shaderFloat64), yesNo(caps.shaderFloat16),
+      yesNo(caps.storageBuffer16BitAccess), yesNo(caps.bufferDeviceAddress));
+  std::printf("  limits:\n");
+  printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
+  printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");
+  printLimit("max workgroup invocations", caps.maxComputeWorkGroupInvocations, "");
+  printLimit("max workgroup count (x)", caps.maxComputeWorkGroupCount[0], "");
+  printLimit("max push constants", caps.maxPushConstantsSize, "bytes");
+  printLimit("min storage buffer offset alignment", caps.minStorageBufferOffsetAlignment, "bytes");
+  checkValidation(device, global);
+  return kExitSuccess;
+}
+
+}  // namespace vkscan::cli

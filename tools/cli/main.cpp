@@ -1,0 +1,188 @@
+// vkscan: cumulative sums of .npy files on a Vulkan device, from the shell.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <new>
+#include <system_error>
+
+#include "commands.hpp"
+#include "failure.hpp"
+
+namespace vkscan::cli {
+namespace {
+
+const char* const kHelp =
+    "usage: vkscan [--device N] [--validation] <command> [options]\n"
+    "\n"
+    "Cumulative sums (prefix scans) along one axis of an array, computed on a\n"
+    "Vulkan device with the semantics of DirectML's cumulative summation.\n"
+    "\n"
+    "commands:\n"
+    "  cumsum IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
+    "                   scan an .npy array and write the result as .npy\n"
+    "  demo             run the examples of the DirectML documentation\n"
+    "  info             describe the Vulkan devices and what vkscan can do on them\n"
+    "  help [command]   show this help, or a command's\n"
+    "\n"
+    "global options (before or after the command):\n"
+    "  --device N       use device N of `vkscan info` (default: $VKSCAN_DEVICE,\n"
+    "                   else the first discrete GPU, else the first usable device)\n"
+    "  --validation     enable the Vulkan validation layer; any message fails the run\n"
+    "  -h, --help       show help\n"
+    "  --version        show the version\n"
+    "\n"
+    "exit status: 0 success, 1 device or I/O failure, 2 bad usage or bad input\n";
+
+struct Command {
+  int (*run)(const std::vector<std::string>&, const GlobalOptions&);
+  const char* help;
+};
+
+const std::map<std::string, Command>& commands() {
+  static const std::map<std::string, Command> table = {
+      {"cumsum", {cumsumCommand, kCumsumHelp}},
+      {"demo", {demoCommand, kDemoHelp}},
+      {"info", {infoCommand, kInfoHelp}},
+  };
+  return table;
+}
+
+const Command& findCommand(const std::string& name) {
+  const auto it = commands().find(name);
+  if (it == commands().end()) {
+    throw Failure(kExitUsage, "unknown command '" + name + "' (see vkscan --help)");
+  }
+  return it->second;
+}
+
+// Messages from the library or the OS may span lines; the contract is one.
+std::string oneLine(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+int report(ExitCode code, const std::string& message) {
+  std::fprintf(stderr, "vkscan: %s\n", oneLine(message).c_str());
+  return code;
+}
+
+int run(int argc, char** argv) {
+  GlobalOptions global;
+  std::string command;
+  std::vector<std::string> args;
+  bool help = false;
+  bool optionsEnded = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (optionsEnded) {
+      args.push_back(arg);
+    } else if (arg == "--") {
+      optionsEnded = true;
+      args.push_back(arg);
+    } else if (arg == "-h" || arg == "--help") {
+      help = true;
+    } else if (arg == "--version") {
+      std::printf("vkscan %s\n", VKSCAN_VERSION);
+      return kExitSuccess;
+    } else if (arg == "--validation") {
+      global.validation = true;
+    } else if (arg == "--device" || arg.rfind("--device=", 0) == 0) {
+      std::string value;
+      if (arg == "--device") {
+        if (++i == argc) throw Failure(kExitUsage, "--device needs a device index");
+        value = argv[i];
+      } else {
+        value = arg.substr(std::strlen("--device="));
+      }
+      const long long index = parseInteger("--device", value);
+      if (index < 0 || index > 0xFFFF) {
+        throw Failure(kExitUsage, "--device " + value + " is not a device index (see vkscan info)");
+      }
+      global.deviceIndex = int(index);
+    } else if (command.empty() && arg.size() > 1 && arg[0] == '-') {
+      throw Failure(kExitUsage,
+                    "unknown option '" + arg + "' (command options go after the command)");
+    } else if (command.empty()) {
+      command = arg;
+    } else {
+      args.push_back(arg);
+    }
+  }
+
+  if (command == "help") {
+    if (args.empty()) {
+      std::fputs(kHelp, stdout);
+    } else {
+      std::fputs(findCommand(args[0]).help, stdout);
+    }
+    return kExitSuccess;
+  }
+  if (command.empty()) {
+    if (help) {
+      std::fputs(kHelp, stdout);
+      return kExitSuccess;
+    }
+    std::fputs(kHelp, stderr);
+    return kExitUsage;
+  }
+  const Command& selected = findCommand(command);
+  if (help) {
+    std::fputs(selected.help, stdout);
+    return kExitSuccess;
+  }
+  return selected.run(args, global);
+}
+
+}  // namespace
+
+DeviceOptions deviceOptions(const GlobalOptions& global) {
+  DeviceOptions options;
+  options.deviceIndex = global.deviceIndex;
+  options.enableValidation = global.validation;
+  return options;
+}
+
+void checkValidation(const Device& device, const GlobalOptions& global) {
+  const uint64_t messages = device.validationMessageCount();
+  if (global.validation && messages > 0) {
+    throw Failure(kExitFailure,
+                  "the validation layer reported " + std::to_string(messages) + " message(s)");
+  }
+}
+
+long long parseInteger(const std::string& option, const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE) {
+    throw Failure(kExitUsage, option + " needs an integer, not '" + text + "'");
+  }
+  return value;
+}
+
+}  // namespace vkscan::cli
+
+int main(int argc, char** argv) {
+  using namespace vkscan::cli;
+  try {
+    return run(argc, argv);
+  } catch (const Failure& e) {
+    return report(e.code(), e.what());
+  } catch (const vkscan::InvalidArgument& e) {
+    return report(kExitUsage, e.what());
+  } catch (const vkscan::Unsupported& e) {
+    return report(kExitUsage, e.what());
+  } catch (const vkscan::Error& e) {
+    return report(kExitFailure, e.what());
+  } catch (const std::system_error& e) {
+    return report(exitCodeForErrno(e.code().value()), e.what());
+  } catch (const std::bad_alloc&) {
+    return report(kExitFailure, "out of memory");
+  } catch (const std::exception& e) {
+    return report(kExitFailure, e.what());
+  }
+}

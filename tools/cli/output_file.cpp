@@ -1,0 +1,123 @@
+#include "output_file.hpp"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace vkscan::cli {
+namespace {
+
+[[noreturn]] void throwErrno(const char* what) {
+  throw std::system_error(errno, std::generic_category(), what);
+}
+
+// The temporary file's name for the signal handler, which may only call
+// async-signal-safe functions: a fixed buffer, published by a flag.
+char gTemporaryPath[PATH_MAX];
+volatile sig_atomic_t gHaveTemporary = 0;
+
+extern "C" void removeTemporaryAndDie(int signal) {
+  if (gHaveTemporary) ::unlink(gTemporaryPath);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+void installSignalHandlers() {
+  for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+    struct sigaction action = {};
+    action.sa_handler = removeTemporaryAndDie;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(signal, &action, nullptr);
+  }
+}
+
+// A new file gets the permissions open(O_CREAT, 0666) would give it, as
+// numpy's would; a replaced file keeps its own.
+mode_t outputMode(const std::string& target) {
+  struct stat status;
+  if (::stat(target.c_str(), &status) == 0) return status.st_mode & 07777;
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
+}  // namespace
+
+OutputFile::OutputFile(const std::string& path) : target_(path) {
+  struct stat status;
+  if (::lstat(path.c_str(), &status) == 0 && S_ISLNK(status.st_mode)) {
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (resolved == nullptr) throwErrno("cannot resolve symbolic link");
+    target_ = resolved;
+    std::free(resolved);
+  }
+  const std::filesystem::path target(target_);
+  directory_ = target.has_parent_path() ? target.parent_path().string() : ".";
+  temporary_ =
+      (std::filesystem::path(directory_) / ("." + target.filename().string() + ".XXXXXX")).string();
+  if (temporary_.size() >= sizeof(gTemporaryPath)) {
+    throw std::system_error(ENAMETOOLONG, std::generic_category(), "cannot create");
+  }
+  installSignalHandlers();
+  fd_ = ::mkostemp(temporary_.data(), O_CLOEXEC);
+  if (fd_ < 0) throwErrno("cannot create a file in the output directory");
+  std::memcpy(gTemporaryPath, temporary_.c_str(), temporary_.size() + 1);
+  gHaveTemporary = 1;
+  if (::fchmod(fd_, outputMode(target_)) != 0) {
+    const int error = errno;
+    discard();
+    throw std::system_error(error, std::generic_category(), "cannot set permissions");
+  }
+}
+
+OutputFile::~OutputFile() {
+  discard();
+}
+
+void OutputFile::discard() noexcept {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temporary_.c_str());
+    gHaveTemporary = 0;
+    fd_ = -1;
+  }
+}
+
+void OutputFile::write(const void* data, size_t size) {
+  const auto* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, bytes, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throwErrno("write failed");
+    }
+    bytes += n;
+    size -= size_t(n);
+  }
+}
+
+void OutputFile::commit() {
+  if (::fsync(fd_) != 0) throwErrno("fsync failed");
+  if (::rename(temporary_.c_str(), target_.c_str()) != 0) throwErrno("cannot rename into place");
+  gHaveTemporary = 0;
+  ::close(fd_);
+  fd_ = -1;
+  // The data is durable already; without the directory sync only the new
+  // name could be lost in a power cut, so a failure here is not worth
+  // reporting a successful run as failed.
+  const int dir = ::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+}  // namespace vkscan::cli

@@ -1,0 +1,39 @@
+// An output file that appears complete or not at all: data goes to a
+// temporary file in the destination's directory, which is synced and renamed
+// over the destination only by commit(). A failure, an exception or a signal
+// before then leaves the destination as it was.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace vkscan::cli {
+
+class OutputFile {
+ public:
+  // Creates the temporary file next to `path` (next to its target if `path`
+  // is a symbolic link), so the rename stays on one file system. Throws
+  // std::system_error if the directory does not exist or is not writable.
+  explicit OutputFile(const std::string& path);
+  // Removes the temporary file unless commit() succeeded.
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // Throws std::system_error (e.g. ENOSPC).
+  void write(const void* data, size_t size);
+
+  // Syncs the data, renames the temporary file over the destination and
+  // syncs the directory. Throws std::system_error.
+  void commit();
+
+ private:
+  void discard() noexcept;
+
+  std::string target_;
+  std::string directory_;
+  std::string temporary_;
+  int fd_ = -1;
+};
+
+}  // namespace vkscan::cli
