@@ -14,6 +14,7 @@
 #extension GL_EXT_buffer_reference2 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "scan_params.h"
 
@@ -126,12 +127,21 @@ void storeAcc(uint64_t base, uint64_t index, ACC_T value) {
   AccRef(base + index * uint64_t(VKSCAN_ACC_SIZE)).v = value;
 }
 
-// Element offsets of the first traversal element of line `line`.
+// Element offsets of the first traversal element of line `line`. Integer
+// division is scalar on many devices (every lane of lavapipe), so it is done
+// only for the dimensions that exist, once each (mod by multiply-subtract).
 void lineOffsets(uint line, out int64_t inOffset, out int64_t outOffset) {
-  uint i0 = line % p.lineSize[0];
-  uint rest = line / p.lineSize[0];
-  uint i1 = rest % p.lineSize[1];
-  uint i2 = rest / p.lineSize[1];
+  uint i0 = line;
+  uint i1 = 0u;
+  uint i2 = 0u;
+  if (p.lineSize[1] > 1u || p.lineSize[2] > 1u) {
+    i1 = line / p.lineSize[0];
+    i0 = line - i1 * p.lineSize[0];
+    if (p.lineSize[2] > 1u) {
+      i2 = i1 / p.lineSize[1];
+      i1 = i1 - i2 * p.lineSize[1];
+    }
+  }
   inOffset = int64_t(i0) * p.inLineStride[0] + int64_t(i1) * p.inLineStride[1] +
              int64_t(i2) * p.inLineStride[2];
   outOffset = int64_t(i0) * p.outLineStride[0] + int64_t(i1) * p.outLineStride[1] +

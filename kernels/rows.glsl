@@ -44,20 +44,27 @@ bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= int64_t(p
 
 // Vector accesses need the host's promise (kVectorLoads: |axis stride| == 1
 // and every vector aligned) and a full node; partial nodes pay for checks.
+// Loops are unrolled and every array index is a constant in its branch, so
+// the node stays in registers (a runtime index would spill it to per-lane
+// memory, which costs more than the loads).
 void loadNode(RowTask task, out ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
-    bool forward = p.inAxisStride > 0;
-    int64_t first = forward ? task.inLine + task.k0 : task.inLine - task.k0 - (NODE - 1);
-    for (int q = 0; q < NODE_VECS; ++q) {
-      VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
-      for (int c = 0; c < VEC_N; ++c) {
-        int j = forward ? q * VEC_N + c : NODE - 1 - (q * VEC_N + c);
-        v[j] = ACC_T(w[c]);
+    if (p.inAxisStride > 0) {
+      int64_t first = task.inLine + task.k0;
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = ACC_T(w[c]);
+      }
+    } else {
+      int64_t first = task.inLine - task.k0 - (NODE - 1);
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = ACC_T(w[c]);
       }
     }
     return;
   }
-  for (int j = 0; j < NODE; ++j) {
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
     int64_t k = task.k0 + j;
     bool inside = task.valid && k < int64_t(p.axisLen);
     v[j] = inside ? loadElement(p.inAddr, task.inLine + k * p.inAxisStride) : kIdentity;
@@ -66,19 +73,24 @@ void loadNode(RowTask task, out ACC_T v[NODE]) {
 
 void storeNode(RowTask task, ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
-    bool forward = p.outAxisStride > 0;
-    int64_t first = forward ? task.outLine + task.k0 : task.outLine - task.k0 - (NODE - 1);
-    for (int q = 0; q < NODE_VECS; ++q) {
-      VEC_T w;
-      for (int c = 0; c < VEC_N; ++c) {
-        int j = forward ? q * VEC_N + c : NODE - 1 - (q * VEC_N + c);
-        w[c] = DATA_T(v[j]);
+    if (p.outAxisStride > 0) {
+      int64_t first = task.outLine + task.k0;
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[q * VEC_N + c]);
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
       }
-      VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+    } else {
+      int64_t first = task.outLine - task.k0 - (NODE - 1);
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[NODE - 1 - (q * VEC_N + c)]);
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+      }
     }
     return;
   }
-  for (int j = 0; j < NODE; ++j) {
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
     int64_t k = task.k0 + j;
     if (task.valid && k < int64_t(p.axisLen)) {
       storeElement(p.outAddr, task.outLine + k * p.outAxisStride, v[j]);
@@ -89,7 +101,7 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
 // Serial sum of the node: its level-1 value.
 ACC_T nodeTotal(ACC_T v[NODE]) {
   precise ACC_T s = kIdentity;
-  for (int j = 0; j < NODE; ++j) s = s + v[j];
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = s + v[j];
   return s;
 }
 
@@ -98,7 +110,7 @@ ACC_T nodeTotal(ACC_T v[NODE]) {
 ACC_T scanGroupOfNodes(uint g) {
   uint segmentMask = (1u << p.shape) - 1u;
   precise ACC_T s = kIdentity;
-  for (uint j = 16u * g; j < 16u * g + 16u; ++j) {
+  [[unroll]] for (uint j = 16u * g; j < 16u * g + 16u; ++j) {
     if ((j & segmentMask) == 0u) s = kIdentity;
     ACC_T node = sNode[j];
     sNode[j] = s;
@@ -112,7 +124,7 @@ ACC_T scanGroupOfNodes(uint g) {
 ACC_T scanGroups() {
   uint segmentMask = (1u << p.shape) - 1u;
   precise ACC_T s = kIdentity;
-  for (uint g = 0u; g < 16u; ++g) {
+  [[unroll]] for (uint g = 0u; g < 16u; ++g) {
     if (((16u * g) & segmentMask) == 0u) s = kIdentity;
     ACC_T group = sGroup[g];
     sGroup[g] = s;

@@ -13,7 +13,7 @@ void main() {
 
   ACC_T inclusive[NODE];
   precise ACC_T s = kIdentity;
-  for (int j = 0; j < NODE; ++j) {
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
     s = s + v[j];
     inclusive[j] = s;
   }
@@ -26,7 +26,7 @@ void main() {
   precise ACC_T x = nodeCarry(tileCarry);
 
   ACC_T outValues[NODE];
-  for (int j = 0; j < NODE; ++j) {
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
     precise ACC_T partial = kExclusive ? (j == 0 ? kIdentity : inclusive[j - 1]) : inclusive[j];
     outValues[j] = x + partial;
   }

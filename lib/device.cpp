@@ -186,6 +186,9 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
 // the pipeline cache and layout, and the pipelines map.
 void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   volkLoadDeviceTable(&impl.vk, impl.device);
+  const DeviceCapabilities& caps = impl.capabilities;
+  impl.tuning = detail::tuningFor(caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU, caps.subgroupSize,
+                                  caps.maxComputeWorkGroupInvocations);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (impl.capabilities.maxPushConstantsSize < sizeof(detail::ScanParams)) {
     throw Unsupported("the device allows " + std::to_string(impl.capabilities.maxPushConstantsSize) +

@@ -30,6 +30,9 @@ struct Device::Impl {
   VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
   std::unique_ptr<detail::PipelineCache> pipelines;
   DeviceCapabilities capabilities;
+  // Derived from the capabilities; vkscan's tests override it to run every
+  // kernel family on one device.
+  detail::Tuning tuning{};
   DeviceOptions options;
   std::atomic<uint64_t> validationMessages{0};
   std::mutex queueMutex;  // vkQueueSubmit needs external synchronisation

@@ -3,14 +3,17 @@
 #include <vkscan_kernels.h>
 
 namespace vkscan::detail {
+
 KernelBinary kernelBinary(Stage stage, DataType type) {
   namespace spv = spirv;
   // Indexed [stage][type] in the enums' declaration order.
-  static const KernelBinary table[4][7] = {
+  static const KernelBinary table[6][7] = {
       {{spv::spv_rows_reduce_f32, spv::spv_rows_reduce_f32_words}, {spv::spv_rows_reduce_f16, spv::spv_rows_reduce_f16_words}, {spv::spv_rows_reduce_i32, spv::spv_rows_reduce_i32_words}, {spv::spv_rows_reduce_u32, spv::spv_rows_reduce_u32_words}, {spv::spv_rows_reduce_i64, spv::spv_rows_reduce_i64_words}, {spv::spv_rows_reduce_u64, spv::spv_rows_reduce_u64_words}, {spv::spv_rows_reduce_f64, spv::spv_rows_reduce_f64_words}},
       {{spv::spv_rows_scan_f32, spv::spv_rows_scan_f32_words}, {spv::spv_rows_scan_f16, spv::spv_rows_scan_f16_words}, {spv::spv_rows_scan_i32, spv::spv_rows_scan_i32_words}, {spv::spv_rows_scan_u32, spv::spv_rows_scan_u32_words}, {spv::spv_rows_scan_i64, spv::spv_rows_scan_i64_words}, {spv::spv_rows_scan_u64, spv::spv_rows_scan_u64_words}, {spv::spv_rows_scan_f64, spv::spv_rows_scan_f64_words}},
-      {{spv::spv_columns_reduce_f32, spv::spv_columns_reduce_f32_words}, {spv::spv_columns_reduce_f16, spv::spv_columns_reduce_f16_words}, {spv::spv_columns_reduce_i32, spv::spv_columns_reduce_i32_words}, {spv::spv_columns_reduce_u32, spv::spv_columns_reduce_u32_words}, {spv::spv_columns_reduce_i64, spv::spv_columns_reduce_i64_words}, {spv::spv_columns_reduce_u64, spv::spv_columns_reduce_u64_words}, {spv::spv_columns_reduce_f64, spv::spv_columns_reduce_f64_words}},
-      {{spv::spv_columns_scan_f32, spv::spv_columns_scan_f32_words}, {spv::spv_columns_scan_f16, spv::spv_columns_scan_f16_words}, {spv::spv_columns_scan_i32, spv::spv_columns_scan_i32_words}, {spv::spv_columns_scan_u32, spv::spv_columns_scan_u32_words}, {spv::spv_columns_scan_i64, spv::spv_columns_scan_i64_words}, {spv::spv_columns_scan_u64, spv::spv_columns_scan_u64_words}, {spv::spv_columns_scan_f64, spv::spv_columns_scan_f64_words}},
+      {{spv::spv_chunk_reduce_f32, spv::spv_chunk_reduce_f32_words}, {spv::spv_chunk_reduce_f16, spv::spv_chunk_reduce_f16_words}, {spv::spv_chunk_reduce_i32, spv::spv_chunk_reduce_i32_words}, {spv::spv_chunk_reduce_u32, spv::spv_chunk_reduce_u32_words}, {spv::spv_chunk_reduce_i64, spv::spv_chunk_reduce_i64_words}, {spv::spv_chunk_reduce_u64, spv::spv_chunk_reduce_u64_words}, {spv::spv_chunk_reduce_f64, spv::spv_chunk_reduce_f64_words}},
+      {{spv::spv_chunk_scan_f32, spv::spv_chunk_scan_f32_words}, {spv::spv_chunk_scan_f16, spv::spv_chunk_scan_f16_words}, {spv::spv_chunk_scan_i32, spv::spv_chunk_scan_i32_words}, {spv::spv_chunk_scan_u32, spv::spv_chunk_scan_u32_words}, {spv::spv_chunk_scan_i64, spv::spv_chunk_scan_i64_words}, {spv::spv_chunk_scan_u64, spv::spv_chunk_scan_u64_words}, {spv::spv_chunk_scan_f64, spv::spv_chunk_scan_f64_words}},
+      {{spv::spv_chunk_reduce_interleaved_f32, spv::spv_chunk_reduce_interleaved_f32_words}, {spv::spv_chunk_reduce_interleaved_f16, spv::spv_chunk_reduce_interleaved_f16_words}, {spv::spv_chunk_reduce_interleaved_i32, spv::spv_chunk_reduce_interleaved_i32_words}, {spv::spv_chunk_reduce_interleaved_u32, spv::spv_chunk_reduce_interleaved_u32_words}, {spv::spv_chunk_reduce_interleaved_i64, spv::spv_chunk_reduce_interleaved_i64_words}, {spv::spv_chunk_reduce_interleaved_u64, spv::spv_chunk_reduce_interleaved_u64_words}, {spv::spv_chunk_reduce_interleaved_f64, spv::spv_chunk_reduce_interleaved_f64_words}},
+      {{spv::spv_chunk_scan_interleaved_f32, spv::spv_chunk_scan_interleaved_f32_words}, {spv::spv_chunk_scan_interleaved_f16, spv::spv_chunk_scan_interleaved_f16_words}, {spv::spv_chunk_scan_interleaved_i32, spv::spv_chunk_scan_interleaved_i32_words}, {spv::spv_chunk_scan_interleaved_u32, spv::spv_chunk_scan_interleaved_u32_words}, {spv::spv_chunk_scan_interleaved_i64, spv::spv_chunk_scan_interleaved_i64_words}, {spv::spv_chunk_scan_interleaved_u64, spv::spv_chunk_scan_interleaved_u64_words}, {spv::spv_chunk_scan_interleaved_f64, spv::spv_chunk_scan_interleaved_f64_words}},
   };
   return table[static_cast<int>(stage)][static_cast<int>(type)];
 }

@@ -59,7 +59,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   auto op = std::make_shared<Operator::Impl>();
   op->device = impl_;
   op->desc = desc;
-  op->plan = detail::makePlan(problem, impl_->planLimits());
+  op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
   std::vector<detail::PipelineKey> keys;
   for (const detail::Dispatch& dispatch : op->plan.dispatches) keys.push_back(dispatch.pipeline);
   op->pipelines = impl_->pipelines->get(keys);

@@ -4,7 +4,6 @@
 #include <string>
 #include <tuple>
 
-#include "tuning.hpp"
 
 namespace vkscan::detail {
 namespace {
@@ -33,21 +32,18 @@ bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
 
 class Planner {
  public:
-  Planner(const PlanLimits& limits, Plan& plan)
-      : limits_(limits),
-        tuning_(tuningFor(limits.subgroupSize, limits.maxWorkgroupInvocations)),
-        plan_(plan) {}
+  Planner(const PlanLimits& limits, const Tuning& tuning, Plan& plan)
+      : limits_(limits), tuning_(tuning), plan_(plan) {}
 
   // Plans one piece: at most three line dimensions and a line count that fits
   // the kernels' 32-bit line index. `scratchBase` is where this piece's aux
   // regions may start.
   void planPiece(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                  uint64_t outOffset, uint64_t scratchBase) {
-    bool columns = std::abs(p.inAxisStride) != 1 && p.lineCount() >= tuning_.columnsMinLines;
-    if (columns) {
-      planColumns(p, in, inOffset, out, outOffset, scratchBase);
-    } else {
+    if (tuning_.rowsForContiguousAxes && std::abs(p.inAxisStride) == 1) {
       planRows(p, in, inOffset, out, outOffset, scratchBase);
+    } else {
+      planChunks(p, in, inOffset, out, outOffset, scratchBase);
     }
   }
 
@@ -57,7 +53,8 @@ class Planner {
     Dispatch d;
     d.pipeline.stage = stage;
     d.pipeline.type = p.type;
-    d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ColumnsScan);
+    d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
+                                           stage == Stage::ChunkScanInterleaved);
     uint64_t size = dataTypeSize(p.type);
     d.in = in;
     d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;
@@ -108,17 +105,36 @@ class Planner {
     plan_.dispatches.push_back(d);
   }
 
-  bool rowsVectorizable(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
+  // Vector accesses along the axis: a node's elements are contiguous and
+  // every node starts on a vector boundary.
+  bool axisVectorizable(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
     int64_t vector = vectorElements(p.type);
-    int64_t size = static_cast<int64_t>(dataTypeSize(p.type));
     if (p.inAxisStride != p.outAxisStride || std::abs(p.inAxisStride) != 1) return false;
     for (const LineDim& dim : p.lines) {
       if (dim.inStride % vector != 0 || dim.outStride % vector != 0) return false;
     }
-    int64_t inStart = static_cast<int64_t>(inOffset) / size + p.inBase;
-    int64_t outStart = static_cast<int64_t>(outOffset) / size + p.outBase;
-    return alignedStart(inStart, p.inAxisStride, vector) &&
-           alignedStart(outStart, p.outAxisStride, vector);
+    return alignedStart(elementStart(p, inOffset, true), p.inAxisStride, vector) &&
+           alignedStart(elementStart(p, outOffset, false), p.outAxisStride, vector);
+  }
+
+  // Vector accesses across lines: the innermost line dimension is contiguous
+  // in both tensors, so one vector holds the same element of adjacent lines.
+  bool linesInterleavable(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
+    int64_t vector = vectorElements(p.type);
+    if (p.lines.empty()) return false;
+    const LineDim& inner = p.lines[0];
+    if (inner.inStride != 1 || inner.outStride != 1 || inner.size % vector != 0) return false;
+    if (p.inAxisStride % vector != 0 || p.outAxisStride % vector != 0) return false;
+    for (size_t i = 1; i < p.lines.size(); ++i) {
+      if (p.lines[i].inStride % vector != 0 || p.lines[i].outStride % vector != 0) return false;
+    }
+    return elementStart(p, inOffset, true) % vector == 0 &&
+           elementStart(p, outOffset, false) % vector == 0;
+  }
+
+  static int64_t elementStart(const Problem& p, uint64_t byteOffset, bool input) {
+    int64_t offset = static_cast<int64_t>(byteOffset / dataTypeSize(p.type));
+    return offset + (input ? p.inBase : p.outBase);
   }
 
   // The carries of a multi-chunk scan are the exclusive canonical scan of the
@@ -140,7 +156,7 @@ class Planner {
     uint32_t workgroup = tuning_.rowsWorkgroupSize;
     uint64_t tile = uint64_t{workgroup} * kNode;
     uint64_t lines = p.lineCount();
-    bool vector = rowsVectorizable(p, inOffset, outOffset);
+    bool vector = axisVectorizable(p, inOffset, outOffset);
     Dispatch scan = makeDispatch(Stage::RowsScan, p, in, inOffset, out, outOffset);
     scan.pipeline.vectorLoads = vector;
     scan.pipeline.workgroupSize = workgroup;
@@ -174,21 +190,49 @@ class Planner {
     emit(scan, lines * chunks);
   }
 
-  void planColumns(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
-                   uint64_t outOffset, uint64_t scratchBase) {
-    uint32_t workgroup = tuning_.columnsWorkgroupSize;
+  void planChunks(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                  uint64_t outOffset, uint64_t scratchBase) {
+    bool interleaved = linesInterleavable(p, inOffset, outOffset);
+    uint64_t lanes = interleaved ? static_cast<uint64_t>(vectorElements(p.type)) : 1;
     uint64_t lines = p.lineCount();
+    uint64_t invocationsPerChunk = lines / lanes;
+    // One pass when a whole line per invocation keeps the device busy;
+    // otherwise the largest chunk that does.
     uint32_t levels = 3;
-    while (levels > 1 &&
-           lines * ceilDiv(p.axisLen, uint64_t{1} << (4 * levels)) < tuning_.columnsTargetInvocations) {
-      --levels;
+    bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
+    if (p.axisLen <= (uint64_t{1} << 12) &&
+        (small || invocationsPerChunk >= tuning_.chunkTargetInvocations)) {
+      levels = 1;
+      while ((uint64_t{1} << (4 * levels)) < p.axisLen) ++levels;
+    } else {
+      while (levels > 1 && invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * levels)) <
+                               tuning_.chunkTargetInvocations) {
+        --levels;
+      }
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
-    Dispatch scan = makeDispatch(Stage::ColumnsScan, p, in, inOffset, out, outOffset);
-    scan.pipeline.workgroupSize = workgroup;
-    scan.params.shape = levels;
-    scan.params.chunksPerLine = static_cast<uint32_t>(chunks);
-    uint64_t groups = ceilDiv(lines * chunks, workgroup);
+    uint32_t workgroup = tuning_.chunkWorkgroupSize;
+    uint64_t groups = ceilDiv(invocationsPerChunk * chunks, workgroup);
+    if (groups * workgroup > UINT32_MAX) {
+      throw InvalidArgument("input.sizes", "needs " + std::to_string(invocationsPerChunk * chunks) +
+                                               " invocations in one dispatch; the chunk kernels "
+                                               "index at most 2^32");
+    }
+    auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
+      Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
+      d.pipeline.workgroupSize = workgroup;
+      d.pipeline.vectorLoads = !interleaved && axisVectorizable(p, inOffset, outOffset);
+      d.params.shape = levels;
+      d.params.chunksPerLine = static_cast<uint32_t>(chunks);
+      if (interleaved) {
+        d.params.lineSize[0] /= static_cast<uint32_t>(lanes);
+        d.params.inLineStride[0] *= static_cast<int64_t>(lanes);
+        d.params.outLineStride[0] *= static_cast<int64_t>(lanes);
+        d.params.lineCount /= static_cast<uint32_t>(lanes);
+      }
+      return d;
+    };
+    Dispatch scan = chunkDispatch(Stage::ChunkScan, Stage::ChunkScanInterleaved, out, outOffset);
     if (chunks == 1) {
       emit(scan, groups);
       return;
@@ -197,10 +241,8 @@ class Planner {
                                 kScratchAlignment);
     plan_.scratchBytes = std::max(plan_.scratchBytes, scratchBase + auxBytes);
 
-    Dispatch reduce = makeDispatch(Stage::ColumnsReduce, p, in, inOffset, BufferRole::None, 0);
-    reduce.pipeline.workgroupSize = workgroup;
-    reduce.params.shape = levels;
-    reduce.params.chunksPerLine = static_cast<uint32_t>(chunks);
+    Dispatch reduce =
+        chunkDispatch(Stage::ChunkReduce, Stage::ChunkReduceInterleaved, BufferRole::None, 0);
     setAux(reduce, scratchBase);
     emit(reduce, groups);
 
@@ -270,10 +312,14 @@ const char* stageName(Stage stage) noexcept {
       return "rows_reduce";
     case Stage::RowsScan:
       return "rows_scan";
-    case Stage::ColumnsReduce:
-      return "columns_reduce";
-    case Stage::ColumnsScan:
-      return "columns_scan";
+    case Stage::ChunkReduce:
+      return "chunk_reduce";
+    case Stage::ChunkScan:
+      return "chunk_scan";
+    case Stage::ChunkReduceInterleaved:
+      return "chunk_reduce_interleaved";
+    case Stage::ChunkScanInterleaved:
+      return "chunk_scan_interleaved";
   }
   return "unknown";
 }
@@ -288,7 +334,7 @@ bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
          std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.workgroupSize);
 }
 
-Plan makePlan(const Problem& problem, const PlanLimits& limits) {
+Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {
   Plan plan;
   if (problem.empty) return plan;
   if (problem.axisLen > UINT32_MAX) {
@@ -305,7 +351,7 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits) {
   }
   std::vector<Problem> split;
   splitIntoPieces(problem, split);
-  Planner planner(limits, plan);
+  Planner planner(limits, tuning, plan);
   for (const Problem& piece : split) {
     planner.planPiece(piece, BufferRole::Input, 0, BufferRole::Output, 0, 0);
   }

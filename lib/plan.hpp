@@ -8,10 +8,18 @@
 
 #include "problem.hpp"
 #include "scan_params.h"
+#include "tuning.hpp"
 
 namespace vkscan::detail {
 
-enum class Stage : uint8_t { RowsReduce, RowsScan, ColumnsReduce, ColumnsScan };
+enum class Stage : uint8_t {
+  RowsReduce,
+  RowsScan,
+  ChunkReduce,
+  ChunkScan,
+  ChunkReduceInterleaved,
+  ChunkScanInterleaved,
+};
 
 const char* stageName(Stage stage) noexcept;
 
@@ -57,6 +65,6 @@ struct Plan {
 };
 
 // Throws InvalidArgument if the problem cannot be planned within the limits.
-Plan makePlan(const Problem& problem, const PlanLimits& limits);
+Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning);
 
 }  // namespace vkscan::detail

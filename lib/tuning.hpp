@@ -1,5 +1,6 @@
 // Tuning constants, as data keyed by what they depend on. They change speed
-// only: every choice here computes the same canonical order.
+// only: every choice here computes the same canonical order, and the tests
+// run the suite under each.
 #pragma once
 
 #include <cstdint>
@@ -7,28 +8,37 @@
 namespace vkscan::detail {
 
 struct Tuning {
+  // Contiguous axes on GPUs: the rows kernels (a node per invocation, a
+  // workgroup-wide tree in shared memory, coalesced loads). On devices that
+  // run invocations as CPU threads the shared-memory tree and its barriers
+  // cost more than the scan, so everything goes to the chunk kernels (an
+  // invocation walks a whole subtree).
+  bool rowsForContiguousAxes;
   // Rows kernels: 256 invocations (a 4096-element tile) where the device
   // allows it, else 16 (a 256-element tile). Both are whole subtrees of the
   // canonical order, which is why nothing in between is offered.
   uint32_t rowsWorkgroupSize;
-  // Columns kernels: invocations per workgroup.
-  uint32_t columnsWorkgroupSize;
-  // Columns kernels shrink their chunks (16^3 -> 16^2 -> 16) until at least
-  // this many invocations run, trading an extra pass for parallelism.
-  uint64_t columnsTargetInvocations;
-  // A strided axis goes to the columns kernels only with this many lines to
-  // spread across invocations; fewer lines scan faster as rows.
-  uint64_t columnsMinLines;
+  uint32_t chunkWorkgroupSize;
+  // Chunk kernels use one pass (a whole line per invocation) when that gives
+  // at least this many invocations, else shrink chunks (16^3 -> 16^2 -> 16)
+  // until it does, at the price of a reduce and a carry pass.
+  uint64_t chunkTargetInvocations;
+  // Below this many elements a problem is latency-bound: one pass, however
+  // few invocations it gives, beats three dispatches.
+  uint64_t chunkSmallProblem;
 };
 
-inline Tuning tuningFor(uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
+// `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU).
+inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
   Tuning tuning{};
+  tuning.rowsForContiguousAxes = !cpuLike;
   tuning.rowsWorkgroupSize = maxWorkgroupInvocations >= 256 ? 256 : 16;
-  uint32_t columns = subgroupSize >= 64 ? subgroupSize : 64;
-  tuning.columnsWorkgroupSize = columns <= maxWorkgroupInvocations ? columns : maxWorkgroupInvocations;
-  // Wide-subgroup GPUs want more threads in flight than CPU-like devices.
-  tuning.columnsTargetInvocations = subgroupSize >= 32 ? (1u << 17) : (1u << 13);
-  tuning.columnsMinLines = 32;
+  uint32_t chunk = cpuLike ? 32 : (subgroupSize >= 64 ? subgroupSize : 64);
+  tuning.chunkWorkgroupSize = chunk <= maxWorkgroupInvocations ? chunk : maxWorkgroupInvocations;
+  // A CPU device needs a few invocations per SIMD lane of each core; a GPU
+  // needs tens of thousands in flight.
+  tuning.chunkTargetInvocations = cpuLike ? 512 : (uint64_t{1} << 16);
+  tuning.chunkSmallProblem = uint64_t{1} << 14;
   return tuning;
 }
 

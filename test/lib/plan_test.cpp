@@ -12,7 +12,7 @@ TEST_CASE("plan: a short tensor is one dispatch without scratch") {
   desc.input = {DataType::Float32, {1, 1, 3, 4}, {}};
   desc.output = desc.input;
   desc.axis = 3;
-  Plan plan = makePlan(normalize(desc), PlanLimits{});
+  Plan plan = makePlan(normalize(desc), PlanLimits{}, tuningFor(false, 32, 1024));
   CHECK(plan.dispatches.size() == 1);
   CHECK(plan.scratchBytes == 0);
 }

@@ -1,0 +1,193 @@
+// Helpers of the chunk kernels: one invocation walks one chunk of a line, a
+// whole subtree of the canonical order (16^p.shape elements, shape 1 to 3),
+// node by node, keeping one running serial sum per level. No shared memory
+// and no barriers: on devices that run invocations as CPU threads, that is
+// what makes a scan cost about a copy. Loops stay far below lavapipe's
+// 65,535-iteration cap (256 node iterations at most).
+//
+// Two layouts (build-time define):
+// - plain: one invocation, one line; with kVectorLoads the axis is
+//   contiguous and a node is loaded as NODE_VECS vectors.
+// - VKSCAN_INTERLEAVED: one invocation, VEC_N adjacent lines (an inner
+//   dimension of stride 1); every access is one vector holding the same
+//   element of each line, so each component runs its own line's canonical
+//   order. The host then counts lines in groups of VEC_N.
+//
+// Aux is laid out [chunk][line], so that neighbouring invocations touch
+// neighbouring totals.
+
+#ifdef VKSCAN_INTERLEAVED
+#define LANE_N VEC_N
+#if VEC_N == 4
+#define LANE_T ACC_VEC4_T
+#else
+#define LANE_T ACC_VEC2_T
+#endif
+#else
+#define LANE_N 1
+#define LANE_T ACC_T
+#endif
+
+#if defined(VKSCAN_TYPE_F64)
+#define ACC_VEC2_T dvec2
+#elif defined(VKSCAN_TYPE_I64)
+#define ACC_VEC2_T i64vec2
+#elif defined(VKSCAN_TYPE_U64)
+#define ACC_VEC2_T u64vec2
+#elif defined(VKSCAN_TYPE_I32)
+#define ACC_VEC4_T ivec4
+#elif defined(VKSCAN_TYPE_U32)
+#define ACC_VEC4_T uvec4
+#else
+#define ACC_VEC4_T vec4
+#endif
+
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE * LANE_N) buffer LaneAccRef {
+  LANE_T v;
+};
+
+const LANE_T kLaneIdentity = LANE_T(kIdentity);
+
+struct ChunkTask {
+  bool valid;
+  uint line;  // a group of LANE_N lines when interleaved
+  uint chunk;
+  int64_t kBegin;
+  int64_t kEnd;
+  int64_t inLine;
+  int64_t outLine;
+  uint64_t auxAddress;
+};
+
+ChunkTask chunkTask() {
+  ChunkTask task;
+  // The host keeps lineCount * chunksPerLine below 2^32.
+  uint gid = flatWorkgroupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  task.valid = gid < p.lineCount * p.chunksPerLine;
+  task.chunk = 0u;
+  task.line = gid;
+  if (p.chunksPerLine > 1u) {
+    task.chunk = gid / p.lineCount;
+    task.line = gid - task.chunk * p.lineCount;
+  }
+  int64_t chunkLen = int64_t(1) << (4u * p.shape);
+  task.kBegin = int64_t(task.chunk) * chunkLen;
+  task.kEnd = min(task.kBegin + chunkLen, int64_t(p.axisLen));
+  uint64_t auxIndex = (uint64_t(task.chunk) * p.lineCount + task.line) * LANE_N;
+  task.auxAddress = p.auxAddr + auxIndex * uint64_t(VKSCAN_ACC_SIZE);
+  task.inLine = 0;
+  task.outLine = 0;
+  if (task.valid) lineOffsets(task.line, task.inLine, task.outLine);
+  return task;
+}
+
+LANE_T loadLane(uint64_t base, int64_t element) {
+#ifdef VKSCAN_INTERLEAVED
+  return LANE_T(VecRef(elementAddress(base, element)).v);
+#else
+  return loadElement(base, element);
+#endif
+}
+
+void storeLane(uint64_t base, int64_t element, LANE_T value) {
+#ifdef VKSCAN_INTERLEAVED
+  VecRef(elementAddress(base, element)).v = VEC_T(value);
+#else
+  storeElement(base, element, value);
+#endif
+}
+
+// The node of 16 elements starting at traversal index k0; identity past kEnd.
+void loadChunkNode(ChunkTask task, int64_t k0, out LANE_T v[NODE]) {
+#ifndef VKSCAN_INTERLEAVED
+  if (kVectorLoads && k0 + NODE <= task.kEnd) {
+    if (p.inAxisStride > 0) {
+      int64_t first = task.inLine + k0;
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = ACC_T(w[c]);
+      }
+    } else {
+      int64_t first = task.inLine - k0 - (NODE - 1);
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = ACC_T(w[c]);
+      }
+    }
+    return;
+  }
+#endif
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    int64_t k = k0 + j;
+    v[j] = k < task.kEnd ? loadLane(p.inAddr, task.inLine + k * p.inAxisStride) : kLaneIdentity;
+  }
+}
+
+void storeChunkNode(ChunkTask task, int64_t k0, LANE_T v[NODE]) {
+#ifndef VKSCAN_INTERLEAVED
+  if (kVectorLoads && k0 + NODE <= task.kEnd) {
+    if (p.outAxisStride > 0) {
+      int64_t first = task.outLine + k0;
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[q * VEC_N + c]);
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+      }
+    } else {
+      int64_t first = task.outLine - k0 - (NODE - 1);
+      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+        VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[NODE - 1 - (q * VEC_N + c)]);
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+      }
+    }
+    return;
+  }
+#endif
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    int64_t k = k0 + j;
+    if (k < task.kEnd) storeLane(p.outAddr, task.outLine + k * p.outAxisStride, v[j]);
+  }
+}
+
+// Running sums of the levels above the node: s1 is L_1 of the current node
+// (earlier node totals in its level-2 node), s2 and s3 likewise one and two
+// levels up, s4 collects the chunk total. Folding a finished node moves its
+// total up as far as the groups it closes.
+struct LevelSums {
+  LANE_T s1;
+  LANE_T s2;
+  LANE_T s3;
+  LANE_T s4;
+};
+
+LevelSums emptyLevelSums() {
+  LevelSums sums;
+  sums.s1 = kLaneIdentity;
+  sums.s2 = kLaneIdentity;
+  sums.s3 = kLaneIdentity;
+  sums.s4 = kLaneIdentity;
+  return sums;
+}
+
+void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) {
+  precise LANE_T s1 = sums.s1 + nodeTotal;
+  sums.s1 = s1;
+  if ((node & 15u) == 15u || lastNode) {
+    precise LANE_T s2 = sums.s2 + sums.s1;
+    sums.s2 = s2;
+    sums.s1 = kLaneIdentity;
+    if ((node & 255u) == 255u || lastNode) {
+      precise LANE_T s3 = sums.s3 + sums.s2;
+      sums.s3 = s3;
+      sums.s2 = kLaneIdentity;
+      if (lastNode) {
+        precise LANE_T s4 = sums.s4 + sums.s3;
+        sums.s4 = s4;
+        sums.s3 = kLaneIdentity;
+      }
+    }
+  }
+}
+
+uint chunkNodes(ChunkTask task) { return uint((task.kEnd - task.kBegin + NODE - 1) / NODE); }
