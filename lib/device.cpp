@@ -12,6 +12,8 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
+std::atomic<uint64_t> processValidationMessages{0};
+
 void initializeLoader(PFN_vkGetInstanceProcAddr getInstanceProcAddr) {
   if (getInstanceProcAddr != nullptr) {
     volkInitializeCustom(getInstanceProcAddr);
@@ -49,6 +51,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   auto* impl = static_cast<Device::Impl*>(user);
   impl->validationMessages.fetch_add(1);
+  processValidationMessages.fetch_add(1);
   std::fprintf(stderr, "vkscan: validation: %s\n", data->pMessage);
   return VK_FALSE;
 }
@@ -88,10 +91,12 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
   if (validating) {
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    impl.validationEnabled = true;
     if (hasInstanceExtension(kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
       extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
       features.pNext = &messenger;
       info.pNext = &features;
+      impl.synchronizationValidation = true;
     } else {
       info.pNext = &messenger;
     }
@@ -215,9 +220,28 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
                                                            impl.vkPipelineCache, impl.pipelineLayout);
 }
 
+// Pretends features are absent (DeviceOptions::disableFloat64/16).
+void maskCapabilities(DeviceCapabilities& caps, const DeviceOptions& options) {
+  if (options.disableFloat64) caps.shaderFloat64 = false;
+  if (options.disableFloat16) {
+    caps.shaderFloat16 = false;
+    caps.storageBuffer16BitAccess = false;
+  }
+}
+
 }  // namespace
 
+uint64_t detail::processValidationMessageCount() noexcept {
+  return processValidationMessages.load();
+}
+
 Device::Impl::~Impl() {
+  // Timed-out runs: destroying their objects while the GPU may use them
+  // would be a use after free on the device.
+  for (std::unique_ptr<detail::AbandonedWork>& work : abandoned) {
+    work->finished(true);
+    work.reset();
+  }
   pipelines.reset();
   if (device != VK_NULL_HANDLE) {
     if (pipelineLayout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
@@ -274,6 +298,7 @@ Device::Device(const DeviceOptions& options) : impl_(std::make_shared<Impl>()) {
   impl.physicalDevice =
       devices[detail::selectPhysicalDevice(devices, options.deviceIndex, options.deviceName)];
   impl.capabilities = queryCapabilities(impl.physicalDevice);
+  maskCapabilities(impl.capabilities, options);
   impl.queueFamilyIndex = detail::computeQueueFamily(impl.physicalDevice);
   impl.device = createLogicalDevice(impl.physicalDevice, impl.queueFamilyIndex, impl.capabilities);
   impl.ownsDevice = true;
@@ -298,6 +323,7 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
   impl.queue = external.queue;
   impl.queueFamilyIndex = external.queueFamilyIndex;
   impl.capabilities = queryCapabilities(impl.physicalDevice);
+  maskCapabilities(impl.capabilities, options);
   if (!impl.capabilities.bufferDeviceAddress || !impl.capabilities.shaderInt64) {
     throw Unsupported("device " + impl.capabilities.deviceName +
                       " lacks bufferDeviceAddress or shaderInt64, which vkscan requires");

@@ -4,12 +4,29 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "pipeline_cache.hpp"
 #include "plan.hpp"
 #include "vulkan_api.hpp"
 
 namespace vkscan {
+namespace detail {
+
+// Work submitted by Device::run() whose wait timed out: the GPU may still
+// use its objects, so they live on until the work is finished.
+struct AbandonedWork {
+  virtual ~AbandonedWork() = default;
+  // True once the GPU is done with the work (or the device is lost);
+  // `wait` blocks until then.
+  virtual bool finished(bool wait) noexcept = 0;
+};
+
+// Validation messages reported to every Device of the process, including
+// those already destroyed (the layer reports leaks at vkDestroyDevice).
+uint64_t processValidationMessageCount() noexcept;
+
+}  // namespace detail
 
 struct Device::Impl {
   ~Impl();
@@ -35,7 +52,11 @@ struct Device::Impl {
   detail::Tuning tuning{};
   DeviceOptions options;
   std::atomic<uint64_t> validationMessages{0};
+  bool validationEnabled = false;  // the layer is loaded and reports here
+  bool synchronizationValidation = false;
   std::mutex queueMutex;  // vkQueueSubmit needs external synchronisation
+  std::mutex abandonedMutex;
+  std::vector<std::unique_ptr<detail::AbandonedWork>> abandoned;
 
   detail::PlanLimits planLimits() const;
 };

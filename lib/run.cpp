@@ -1,6 +1,9 @@
 // Device::run(): the synchronous convenience, built only on the public
 // record() contract plus staging buffers, a command buffer and a fence.
 #include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
@@ -45,8 +48,8 @@ class Submission {
     detail::check(device_.vk.vkBeginCommandBuffer(commandBuffer_, &begin), "vkBeginCommandBuffer");
   }
 
-  // Ends, submits and waits at most `timeoutNs`.
-  void submitAndWait(Device::Impl& device, uint64_t timeoutNs) {
+  // Ends, submits and waits at most `timeoutNs`. Returns false on timeout.
+  bool submitAndWait(Device::Impl& device, uint64_t timeoutNs) {
     const VolkDeviceTable& vk = device.vk;
     detail::check(vk.vkEndCommandBuffer(commandBuffer_), "vkEndCommandBuffer");
     auto submit = detail::vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
@@ -57,15 +60,18 @@ class Submission {
       detail::check(vk.vkQueueSubmit(device.queue, 1, &submit, fence_), "vkQueueSubmit");
     }
     VkResult waited = vk.vkWaitForFences(device.device, 1, &fence_, VK_TRUE, timeoutNs);
-    if (waited == VK_TIMEOUT) {
-      // The GPU may still use this pool and the caller's buffers; destroying
-      // them now would be a use-after-free on the device, so they are leaked.
-      pool_ = VK_NULL_HANDLE;
-      fence_ = VK_NULL_HANDLE;
-      throw VulkanError(VK_TIMEOUT, "vkWaitForFences",
-                        "the scan did not finish within " + std::to_string(timeoutNs) + " ns");
-    }
+    if (waited == VK_TIMEOUT) return false;
     detail::check(waited, "vkWaitForFences");
+    return true;
+  }
+
+  // After a timeout: true once the fence has signalled or the device is lost
+  // (then destroying is allowed again).
+  bool finished(bool wait) const noexcept {
+    const VolkDeviceTable& vk = device_.vk;
+    VkResult status = wait ? vk.vkWaitForFences(device_.device, 1, &fence_, VK_TRUE, UINT64_MAX)
+                           : vk.vkGetFenceStatus(device_.device, fence_);
+    return status != VK_NOT_READY && status != VK_TIMEOUT;
   }
 
  private:
@@ -83,6 +89,31 @@ class Submission {
   VkFence fence_ = VK_NULL_HANDLE;
 };
 
+// Everything a run whose wait timed out may still have in use on the GPU.
+struct AbandonedRun : detail::AbandonedWork {
+  std::unique_ptr<Submission> submission;
+  std::vector<std::unique_ptr<detail::DeviceBuffer>> buffers;
+
+  bool finished(bool wait) noexcept override { return submission->finished(wait); }
+};
+
+// Frees the objects of earlier timed-out runs that the GPU has finished with.
+void releaseFinishedRuns(Device::Impl& device) {
+  std::vector<std::unique_ptr<detail::AbandonedWork>> done;
+  {
+    std::lock_guard<std::mutex> lock(device.abandonedMutex);
+    auto& works = device.abandoned;
+    for (auto it = works.begin(); it != works.end();) {
+      if ((*it)->finished(false)) {
+        done.push_back(std::move(*it));
+        it = works.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void Device::run(const CumulativeSummationDesc& desc, const void* input, void* output) const {
@@ -91,12 +122,13 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   if (impl_->queue == VK_NULL_HANDLE) {
     throw InvalidArgument("external.queue", "is null, so Device::run() cannot submit");
   }
+  releaseFinishedRuns(*impl_);
   bool inPlace = input == output;
   uint64_t inBytes = desc.input.totalBytes();
   uint64_t outBytes = desc.output.totalBytes();
 
-  detail::DeviceBuffer in(*impl_, inBytes);
-  std::memcpy(in.mapped(), input, inBytes);
+  auto in = std::make_unique<detail::DeviceBuffer>(*impl_, inBytes);
+  std::memcpy(in->mapped(), input, inBytes);
   std::unique_ptr<detail::DeviceBuffer> out;
   if (!inPlace) {
     out = std::make_unique<detail::DeviceBuffer>(*impl_, outBytes);
@@ -109,14 +141,29 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   std::unique_ptr<detail::DeviceBuffer> scratch;
   if (op.scratchSize() > 0) scratch = std::make_unique<detail::DeviceBuffer>(*impl_, op.scratchSize());
 
-  Submission submission(*impl_);
-  submission.begin();
-  BufferBinding outBinding = inPlace ? in.binding() : out->binding();
-  op.record(submission.commandBuffer(), in.binding(), outBinding,
+  auto submission = std::make_unique<Submission>(*impl_);
+  submission->begin();
+  BufferBinding outBinding = inPlace ? in->binding() : out->binding();
+  op.record(submission->commandBuffer(), in->binding(), outBinding,
             scratch ? scratch->binding() : BufferBinding{});
-  detail::barrierComputeToHost(impl_->vk, submission.commandBuffer());
-  submission.submitAndWait(*impl_, impl_->options.timeoutNs);
-  std::memcpy(output, inPlace ? in.mapped() : out->mapped(), outBytes);
+  detail::barrierComputeToHost(impl_->vk, submission->commandBuffer());
+  if (!submission->submitAndWait(*impl_, impl_->options.timeoutNs)) {
+    // The GPU may still read and write these objects: the Device keeps them
+    // until the fence signals instead of destroying them now.
+    auto work = std::make_unique<AbandonedRun>();
+    work->submission = std::move(submission);
+    for (auto* buffer : {&in, &out, &scratch}) {
+      if (*buffer) work->buffers.push_back(std::move(*buffer));
+    }
+    {
+      std::lock_guard<std::mutex> lock(impl_->abandonedMutex);
+      impl_->abandoned.push_back(std::move(work));
+    }
+    throw VulkanError(VK_TIMEOUT, "vkWaitForFences",
+                      "the scan did not finish within " +
+                          std::to_string(impl_->options.timeoutNs) + " ns");
+  }
+  std::memcpy(output, inPlace ? in->mapped() : out->mapped(), outBytes);
 }
 
 }  // namespace vkscan

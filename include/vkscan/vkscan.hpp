@@ -216,8 +216,21 @@ struct DeviceOptions {
   // VkPipelineCache. Data from another device or driver is ignored.
   std::vector<uint8_t> pipelineCacheData;
   // Upper bound for Device::run()'s wait on the GPU, in nanoseconds; a wait
-  // that exceeds it throws VulkanError(VK_TIMEOUT).
+  // that exceeds it throws VulkanError(VK_TIMEOUT). The GPU may still be
+  // using that run's buffers, command pool and fence, so they are not
+  // destroyed then: the Device keeps them until their fence signals (freed
+  // by a later run()) and waits for it when the Device is destroyed.
   uint64_t timeoutNs = 60ull * 1000 * 1000 * 1000;
+  // Pretend the device lacks shaderFloat64, to test how an application copes
+  // with such devices: capabilities().shaderFloat64 reads false,
+  // supports(FLOAT64) is false and createOperator() throws Unsupported for
+  // FLOAT64. A headless device is then created without the feature; an
+  // ExternalDevice keeps what the engine enabled. Default false.
+  bool disableFloat64 = false;
+  // Likewise for FLOAT16: capabilities().shaderFloat16 and
+  // storageBuffer16BitAccess read false and neither is enabled on a headless
+  // device. Default false.
+  bool disableFloat16 = false;
 };
 
 // An engine's own Vulkan objects, which it keeps owning. vkscan never
