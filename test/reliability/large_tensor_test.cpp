@@ -1,0 +1,50 @@
+// Tensors larger than maxStorageBufferRange (128 MiB on lavapipe): vkscan
+// binds by device address, so the descriptor range limit must not apply.
+// Compared with the reference bit for bit. Peak memory: input, output and
+// expected on the host plus input and output on the device, about 0.8 GB.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "reliability_util.hpp"
+#include "test_device.hpp"
+
+using namespace vkscan;
+using namespace vkscan::test;
+
+namespace {
+
+void checkLarge(const CumulativeSummationDesc& desc, uint64_t seed) {
+  std::string what = describe(desc);
+  CAPTURE(what);
+  const Device& device = testDevice();
+  uint64_t bytes = desc.input.totalBytes();
+  CHECK(bytes > device.capabilities().maxStorageBufferRange);
+  std::vector<uint8_t> input = randomInput(desc, seed);
+  std::vector<uint8_t> expected = referenceOutput(desc, input, {});
+  std::vector<uint8_t> output(desc.output.totalBytes());
+  device.run(desc, input.data(), output.data());
+  int64_t firstDifference = -1;
+  size_t size = dataTypeSize(desc.input.dataType);
+  for (size_t i = 0; i < output.size() && firstDifference < 0; i += size) {
+    if (std::memcmp(&output[i], &expected[i], size) != 0) firstDifference = i / size;
+  }
+  CAPTURE(firstDifference);
+  CHECK(firstDifference == -1);
+  MESSAGE(what << ": " << bytes / 1000000 << " MB compared bit for bit");
+}
+
+}  // namespace
+
+TEST_CASE("large: 40 M float32 along one axis (160 MB)") {
+  checkLarge(packedDesc(DataType::Float32, {40000000}, 0), 81);
+}
+
+TEST_CASE("large: many rows, 2^21 rows of 19 float32 (160 MB)") {
+  checkLarge(packedDesc(DataType::Float32, {(1u << 21) + 3, 19}, 1, true), 82);
+}
+
+TEST_CASE("large: many columns, 20 M x 2 float32 along axis 0 (160 MB)") {
+  checkLarge(packedDesc(DataType::Float32, {20000000, 2}, 0, false, AxisDirection::Decreasing), 83);
+}

@@ -1,0 +1,35 @@
+// Helpers shared by the reliability tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <vkscan/vkscan.hpp>
+
+namespace vkscan::test {
+
+// Options for a Device of a test's own: validation as for the shared test
+// device (on unless VKSCAN_TEST_VALIDATION=0).
+DeviceOptions testDeviceOptions();
+
+// A packed tensor description.
+CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, uint32_t axis,
+                                   bool exclusive = false,
+                                   AxisDirection direction = AxisDirection::Increasing);
+
+// "FLOAT32 sizes={3,4} axis=1 ..." for CAPTURE.
+std::string describe(const CumulativeSummationDesc& desc);
+
+// Random input bytes for desc.input (seeded).
+std::vector<uint8_t> randomInput(const CumulativeSummationDesc& desc, uint64_t seed);
+
+// The reference result of desc on `input`, starting from `initialOutput`.
+std::vector<uint8_t> referenceOutput(const CumulativeSummationDesc& desc,
+                                     const std::vector<uint8_t>& input,
+                                     std::vector<uint8_t> initialOutput);
+
+// Runs desc on `device` (not in place) and returns whether the output equals
+// the reference bit for bit.
+bool runMatchesReference(const Device& device, const CumulativeSummationDesc& desc, uint64_t seed);
+
+}  // namespace vkscan::test
