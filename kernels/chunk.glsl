@@ -98,9 +98,18 @@ void storeLane(uint64_t base, int64_t element, LANE_T value) {
 }
 
 // The node of 16 elements starting at traversal index k0; identity past kEnd.
-void loadChunkNode(ChunkTask task, int64_t k0, out LANE_T v[NODE]) {
+// llvmpipe runs both sides of a divergent branch under a mask, so the hot
+// loop touches full nodes only, with no bounds checks; the one partial node
+// a line may end with is handled after it, and not at all (a uniform branch)
+// when the axis length is a multiple of the node.
+bool axisHasPartialNodes() { return (p.axisLen & uint(NODE - 1)) != 0u; }
+
+// The node of 16 elements starting at traversal index k0. `full`: all 16
+// exist (a constant at each call site); otherwise the missing ones read as
+// the identity.
+void loadChunkNode(ChunkTask task, int64_t k0, bool full, out LANE_T v[NODE]) {
 #ifndef VKSCAN_INTERLEAVED
-  if (kVectorLoads && k0 + NODE <= task.kEnd) {
+  if (kVectorLoads && full) {
     if (p.inAxisStride > 0) {
       int64_t first = task.inLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
@@ -117,15 +126,19 @@ void loadChunkNode(ChunkTask task, int64_t k0, out LANE_T v[NODE]) {
     return;
   }
 #endif
+  int64_t base = task.inLine + k0 * p.inAxisStride;
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    int64_t k = k0 + j;
-    v[j] = k < task.kEnd ? loadLane(p.inAddr, task.inLine + k * p.inAxisStride) : kLaneIdentity;
+    if (full || k0 + j < task.kEnd) {
+      v[j] = loadLane(p.inAddr, base + j * p.inAxisStride);
+    } else {
+      v[j] = kLaneIdentity;
+    }
   }
 }
 
-void storeChunkNode(ChunkTask task, int64_t k0, LANE_T v[NODE]) {
+void storeChunkNode(ChunkTask task, int64_t k0, bool full, LANE_T v[NODE]) {
 #ifndef VKSCAN_INTERLEAVED
-  if (kVectorLoads && k0 + NODE <= task.kEnd) {
+  if (kVectorLoads && full) {
     if (p.outAxisStride > 0) {
       int64_t first = task.outLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
@@ -144,9 +157,9 @@ void storeChunkNode(ChunkTask task, int64_t k0, LANE_T v[NODE]) {
     return;
   }
 #endif
+  int64_t base = task.outLine + k0 * p.outAxisStride;
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    int64_t k = k0 + j;
-    if (k < task.kEnd) storeLane(p.outAddr, task.outLine + k * p.outAxisStride, v[j]);
+    if (full || k0 + j < task.kEnd) storeLane(p.outAddr, base + j * p.outAxisStride, v[j]);
   }
 }
 
@@ -190,4 +203,6 @@ void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) 
   }
 }
 
-uint chunkNodes(ChunkTask task) { return uint((task.kEnd - task.kBegin + NODE - 1) / NODE); }
+uint fullNodes(ChunkTask task) { return uint((task.kEnd - task.kBegin) / NODE); }
+
+bool hasPartialNode(ChunkTask task) { return ((task.kEnd - task.kBegin) & (NODE - 1)) != 0; }

@@ -5,17 +5,23 @@
 #include "common.glsl"
 #include "chunk.glsl"
 
+void reduceNode(ChunkTask task, inout LevelSums sums, uint node, bool full, bool lastNode) {
+  LANE_T v[NODE];
+  loadChunkNode(task, task.kBegin + int64_t(node) * NODE, full, v);
+  precise LANE_T s = kLaneIdentity;
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = s + v[j];
+  foldNode(sums, node, s, lastNode);
+}
+
 void main() {
   ChunkTask task = chunkTask();
   if (!task.valid) return;
   LevelSums sums = emptyLevelSums();
-  uint nodes = chunkNodes(task);
-  for (uint node = 0u; node < nodes; ++node) {
-    LANE_T v[NODE];
-    loadChunkNode(task, task.kBegin + int64_t(node) * NODE, v);
-    precise LANE_T s = kLaneIdentity;
-    [[unroll]] for (int j = 0; j < NODE; ++j) s = s + v[j];
-    foldNode(sums, node, s, node + 1u == nodes);
+  uint full = fullNodes(task);
+  bool partial = hasPartialNode(task);
+  for (uint node = 0u; node < full; ++node) {
+    reduceNode(task, sums, node, true, node + 1u == full && !partial);
   }
+  if (axisHasPartialNodes() && partial) reduceNode(task, sums, full, false, true);
   LaneAccRef(task.auxAddress).v = sums.s4;
 }

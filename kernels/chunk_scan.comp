@@ -5,36 +5,52 @@
 #include "common.glsl"
 #include "chunk.glsl"
 
+// Carries of the walk: X_2 of the current level-2 node, and the chunk's.
+struct Walk {
+  LANE_T chunkCarry;
+  LANE_T x2;
+  LevelSums sums;
+};
+
+void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
+  // A chunk is at most a level-3 node, whose carry is the chunk's; in
+  // smaller chunks s2 stays the identity, so X_2 is the chunk's carry.
+  if ((node & 15u) == 0u) {
+    precise LANE_T x2 = walk.chunkCarry + walk.sums.s2;
+    walk.x2 = x2;
+  }
+  precise LANE_T x1 = walk.x2 + walk.sums.s1;
+
+  int64_t k0 = task.kBegin + int64_t(node) * NODE;
+  LANE_T v[NODE];
+  loadChunkNode(task, k0, full, v);
+  LANE_T outValues[NODE];
+  precise LANE_T s = kLaneIdentity;
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    if (kExclusive) {
+      outValues[j] = x1 + s;
+      s = s + v[j];
+    } else {
+      s = s + v[j];
+      outValues[j] = x1 + s;
+    }
+  }
+  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_T(0);
+  storeChunkNode(task, k0, full, outValues);
+  foldNode(walk.sums, node, s, lastNode);
+}
+
 void main() {
   ChunkTask task = chunkTask();
   if (!task.valid) return;
-  LANE_T carry = p.auxAddr != 0ul ? LaneAccRef(task.auxAddress).v : kLaneIdentity;
-  LevelSums sums = emptyLevelSums();
-  // X_2, the carry into the current level-2 node. A chunk is at most a
-  // level-3 node, whose carry is the chunk's; in smaller chunks s2 stays the
-  // identity, so X_2 is the chunk's carry as it must be.
-  precise LANE_T x2 = carry;
-  uint nodes = chunkNodes(task);
-  for (uint node = 0u; node < nodes; ++node) {
-    if ((node & 15u) == 0u) x2 = carry + sums.s2;
-    precise LANE_T x1 = x2 + sums.s1;
-
-    int64_t k0 = task.kBegin + int64_t(node) * NODE;
-    LANE_T v[NODE];
-    loadChunkNode(task, k0, v);
-    LANE_T outValues[NODE];
-    precise LANE_T s = kLaneIdentity;
-    [[unroll]] for (int j = 0; j < NODE; ++j) {
-      if (kExclusive) {
-        outValues[j] = x1 + s;
-        s = s + v[j];
-      } else {
-        s = s + v[j];
-        outValues[j] = x1 + s;
-      }
-    }
-    if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_T(0);
-    storeChunkNode(task, k0, outValues);
-    foldNode(sums, node, s, node + 1u == nodes);
+  Walk walk;
+  walk.chunkCarry = p.auxAddr != 0ul ? LaneAccRef(task.auxAddress).v : kLaneIdentity;
+  walk.x2 = walk.chunkCarry;
+  walk.sums = emptyLevelSums();
+  uint full = fullNodes(task);
+  bool partial = hasPartialNode(task);
+  for (uint node = 0u; node < full; ++node) {
+    scanNode(task, walk, node, true, node + 1u == full && !partial);
   }
+  if (axisHasPartialNodes() && partial) scanNode(task, walk, full, false, true);
 }
