@@ -104,6 +104,11 @@ void storeLane(uint64_t base, int64_t element, LANE_T value) {
 // when the axis length is a multiple of the node.
 bool axisHasPartialNodes() { return (p.axisLen & uint(NODE - 1)) != 0u; }
 
+// Elements present in a node: all of a full one; a partial node is always
+// the last of its line (chunks are whole nodes), so it holds axisLen % 16 —
+// the same for every invocation, which keeps the checks below uniform.
+uint tailElements(bool full) { return full ? uint(NODE) : (p.axisLen & uint(NODE - 1)); }
+
 // The node of 16 elements starting at traversal index k0. `full`: all 16
 // exist (a constant at each call site); otherwise the missing ones read as
 // the identity.
@@ -127,8 +132,9 @@ void loadChunkNode(ChunkTask task, int64_t k0, bool full, out LANE_T v[NODE]) {
   }
 #endif
   int64_t base = task.inLine + k0 * p.inAxisStride;
+  uint present = tailElements(full);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    if (full || k0 + j < task.kEnd) {
+    if (uint(j) < present) {
       v[j] = loadLane(p.inAddr, base + j * p.inAxisStride);
     } else {
       v[j] = kLaneIdentity;
@@ -158,8 +164,9 @@ void storeChunkNode(ChunkTask task, int64_t k0, bool full, LANE_T v[NODE]) {
   }
 #endif
   int64_t base = task.outLine + k0 * p.outAxisStride;
+  uint present = tailElements(full);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    if (full || k0 + j < task.kEnd) storeLane(p.outAddr, base + j * p.outAxisStride, v[j]);
+    if (uint(j) < present) storeLane(p.outAddr, base + j * p.outAxisStride, v[j]);
   }
 }
 
