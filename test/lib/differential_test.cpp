@@ -44,8 +44,9 @@ int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t
 
 // Runs desc on the device and on the reference and compares every byte of
 // the output buffer (gaps of strided outputs included).
-void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, uint64_t seed) {
-  std::string what = describe(desc, inPlace);
+void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, uint64_t seed,
+                           test::Profile profile = test::Profile::Native) {
+  std::string what = describe(desc, inPlace) + " profile=" + test::profileName(profile);
   CAPTURE(what);
   CAPTURE(seed);
   size_t elementSize = dataTypeSize(desc.input.dataType);
@@ -57,7 +58,7 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
   initialOutput.resize(desc.output.totalBytes());
   std::vector<uint8_t> expected = inPlace ? input : initialOutput;
   test::referenceCumsum(desc, input, expected);
-  std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput);
+  std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput, profile);
   int64_t difference = firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
   CHECK(difference == -1);
@@ -72,13 +73,14 @@ CumulativeSummationDesc packed(DataType type, std::vector<uint32_t> sizes, uint3
 }
 
 // Every direction x exclusive combination, in place and not.
-void checkAllModes(CumulativeSummationDesc desc, uint64_t seed) {
+void checkAllModes(CumulativeSummationDesc desc, uint64_t seed,
+                   test::Profile profile = test::Profile::Native) {
   for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
     for (bool exclusive : {false, true}) {
       desc.axisDirection = direction;
       desc.hasExclusiveSum = exclusive;
-      checkAgainstReference(desc, false, seed);
-      checkAgainstReference(desc, true, seed + 7);
+      checkAgainstReference(desc, false, seed, profile);
+      checkAgainstReference(desc, true, seed + 7, profile);
     }
   }
 }
@@ -89,32 +91,39 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
   const uint32_t lengths[] = {1,   2,   3,   4,   5,   7,   8,    9,    15,   16,   17,   31,
                               32,  33,  127, 128, 129, 255, 256,  257,  1023, 4095, 4096, 4097,
                               8191, 65535, 65536, 65537};
-  for (DataType type : kTypes) {
-    for (uint32_t n : lengths) {
-      CumulativeSummationDesc desc = packed(type, {n}, 0);
-      desc.hasExclusiveSum = n % 2 == 0;
-      desc.axisDirection = n % 3 == 0 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-      checkAgainstReference(desc, n % 5 == 0, n);
+  for (test::Profile profile : test::kAllProfiles) {
+    for (DataType type : kTypes) {
+      for (uint32_t n : lengths) {
+        CumulativeSummationDesc desc = packed(type, {n}, 0);
+        desc.hasExclusiveSum = n % 2 == 0;
+        desc.axisDirection = n % 3 == 0 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+        checkAgainstReference(desc, n % 5 == 0, n, profile);
+      }
     }
   }
 }
 
 TEST_CASE("every mode on rows, columns and short-line shapes") {
-  for (DataType type : kTypes) {
-    checkAllModes(packed(type, {37, 300}, 1), 11);
-    checkAllModes(packed(type, {300, 37}, 0), 12);
-    checkAllModes(packed(type, {5, 6000}, 1), 13);
-    checkAllModes(packed(type, {6000, 40}, 0), 14);
-    checkAllModes(packed(type, {3, 70, 5}, 1), 15);
+  for (test::Profile profile : test::kAllProfiles) {
+    for (DataType type : kTypes) {
+      checkAllModes(packed(type, {37, 300}, 1), 11, profile);
+      checkAllModes(packed(type, {300, 37}, 0), 12, profile);
+      checkAllModes(packed(type, {5, 6000}, 1), 13, profile);
+      checkAllModes(packed(type, {6000, 40}, 0), 14, profile);
+      checkAllModes(packed(type, {3, 70, 5}, 1), 15, profile);
+      checkAllModes(packed(type, {4, 33, 8}, 1), 16, profile);
+    }
   }
 }
 
 TEST_CASE("long axes: multi-level carries in rows and columns") {
-  checkAllModes(packed(DataType::Float32, {(1u << 20) + 3}, 0), 21);
-  checkAgainstReference(packed(DataType::Float16, {(1u << 18) + 1}, 0), false, 22);
-  checkAgainstReference(packed(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23);
-  checkAgainstReference(packed(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24);
-  checkAgainstReference(packed(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true, 25);
+  for (test::Profile profile : test::kAllProfiles) {
+    checkAllModes(packed(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
+    checkAgainstReference(packed(DataType::Float16, {(1u << 18) + 1}, 0), false, 22, profile);
+    checkAgainstReference(packed(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23, profile);
+    checkAgainstReference(packed(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24, profile);
+    checkAgainstReference(packed(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true, 25, profile);
+  }
 }
 
 TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
@@ -156,10 +165,13 @@ TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
       }
       if (layout == 2) desc.input.strides[pick() % rank] = 0;
     }
-    checkAgainstReference(desc, inPlace, seed);
+    checkAgainstReference(desc, inPlace, seed, test::kAllProfiles[c % 4]);
   }
 }
 
 TEST_CASE("differential tests raise no validation message") {
-  CHECK(test::testDevice().validationMessageCount() == 0);
+  for (test::Profile profile : test::kAllProfiles) {
+    CAPTURE(test::profileName(profile));
+    CHECK(test::testDevice(profile).validationMessageCount() == 0);
+  }
 }

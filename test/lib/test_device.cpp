@@ -4,31 +4,70 @@
 #include <cstring>
 #include <random>
 
+#include "device_impl.hpp"
 #include "reference.hpp"
 
 namespace vkscan::test {
 
-Device& testDevice() {
-  static Device device([] {
-    DeviceOptions options;
-    const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
-    options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
-    return options;
-  }());
+const char* profileName(Profile profile) {
+  switch (profile) {
+    case Profile::Native:
+      return "native";
+    case Profile::GpuTuning:
+      return "gpu-tuning";
+    case Profile::SmallWorkgroups:
+      return "small-workgroups";
+    case Profile::ManyPasses:
+      return "many-passes";
+  }
+  return "?";
+}
+
+namespace {
+
+Device makeDevice(Profile profile) {
+  DeviceOptions options;
+  const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
+  options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
+  Device device(options);
+  detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
+  switch (profile) {
+    case Profile::Native:
+      break;
+    case Profile::GpuTuning:
+      tuning = detail::tuningFor(false, 32, 1024);
+      break;
+    case Profile::SmallWorkgroups:
+      tuning = detail::tuningFor(false, 4, 128);
+      break;
+    case Profile::ManyPasses:
+      tuning.chunkTargetInvocations = UINT64_MAX;
+      tuning.chunkSmallProblem = 0;
+      break;
+  }
   return device;
+}
+
+}  // namespace
+
+Device& testDevice(Profile profile) {
+  static Device devices[] = {makeDevice(Profile::Native), makeDevice(Profile::GpuTuning),
+                             makeDevice(Profile::SmallWorkgroups),
+                             makeDevice(Profile::ManyPasses)};
+  return devices[static_cast<int>(profile)];
 }
 
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
-                                 const std::vector<uint8_t>& initialOutput) {
+                                 const std::vector<uint8_t>& initialOutput, Profile profile) {
   if (inPlace) {
     std::vector<uint8_t> buffer = input;
-    testDevice().run(desc, buffer.data(), buffer.data());
+    testDevice(profile).run(desc, buffer.data(), buffer.data());
     return buffer;
   }
   std::vector<uint8_t> output = initialOutput;
   output.resize(desc.output.totalBytes());
-  testDevice().run(desc, input.data(), output.data());
+  testDevice(profile).run(desc, input.data(), output.data());
   return output;
 }
 

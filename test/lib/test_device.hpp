@@ -11,13 +11,27 @@
 
 namespace vkscan::test {
 
-Device& testDevice();
+// The plan depends on the device; lavapipe alone would only ever run the
+// CPU-tuned plans. Each profile is a device whose tuning is overridden so
+// that one machine runs every kernel family and pass structure.
+enum class Profile {
+  Native,           // lavapipe's own tuning: chunk kernels
+  GpuTuning,        // as a 32-wide GPU: rows kernels with 256-wide workgroups
+  SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows
+  ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion
+};
+inline constexpr Profile kAllProfiles[] = {Profile::Native, Profile::GpuTuning,
+                                           Profile::SmallWorkgroups, Profile::ManyPasses};
+const char* profileName(Profile profile);
 
-// Runs desc on the test device through Device::run(). For in place the
+Device& testDevice(Profile profile = Profile::Native);
+
+// Runs desc through Device::run() on the profile's device. For in place the
 // input must be laid out exactly as the output.
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
-                                 const std::vector<uint8_t>& initialOutput);
+                                 const std::vector<uint8_t>& initialOutput,
+                                 Profile profile = Profile::Native);
 
 // Random element bytes for `count` elements of `type`: floats with random
 // mantissas and exponents in [-8, 8] (so partial sums never go subnormal,
