@@ -1,0 +1,98 @@
+#include "cases.hpp"
+
+namespace vkscan::bench {
+
+uint64_t Case::elementCount() const {
+  uint64_t count = 1;
+  for (uint32_t size : sizes) count *= size;
+  return count;
+}
+
+uint64_t Case::bytes() const {
+  return elementCount() * dataTypeSize(type);
+}
+
+uint64_t Case::outer() const {
+  uint64_t count = 1;
+  for (uint32_t d = 0; d < axis; ++d) count *= sizes[d];
+  return count;
+}
+
+uint64_t Case::inner() const {
+  uint64_t count = 1;
+  for (size_t d = axis + 1; d < sizes.size(); ++d) count *= sizes[d];
+  return count;
+}
+
+std::string Case::shapeText() const {
+  std::string text;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (d > 0) text += "x";
+    text += std::to_string(sizes[d]);
+  }
+  return text;
+}
+
+std::string Case::flagsText() const {
+  std::string text = exclusive ? "exclusive" : "inclusive";
+  if (decreasing) text += "+decreasing";
+  if (inPlace) text += "+inplace";
+  return text;
+}
+
+std::string Case::typeText() const {
+  switch (type) {
+    case DataType::Float32:
+      return "f32";
+    case DataType::Float16:
+      return "f16";
+    case DataType::Int32:
+      return "i32";
+    case DataType::UInt32:
+      return "u32";
+    case DataType::Int64:
+      return "i64";
+    case DataType::UInt64:
+      return "u64";
+    case DataType::Float64:
+      return "f64";
+  }
+  return "?";
+}
+
+CumulativeSummationDesc Case::desc() const {
+  CumulativeSummationDesc desc;
+  desc.input.dataType = type;
+  desc.input.sizes = sizes;
+  desc.output = desc.input;
+  desc.axis = axis;
+  desc.axisDirection = decreasing ? AxisDirection::Decreasing : AxisDirection::Increasing;
+  desc.hasExclusiveSum = exclusive;
+  return desc;
+}
+
+std::vector<Case> caseMatrix(bool quick) {
+  using T = DataType;
+  // Full sizes and their --quick stand-ins (same structure, about 1/64 the bytes).
+  const uint32_t k16 = 1u << 16, m1 = 1u << 20, m16 = 1u << 24;
+  const uint32_t n4k = quick ? 512 : 4096;
+  std::vector<Case> cases = {
+      {"1d_64k", T::Float32, {quick ? 1u << 12 : k16}, 0},
+      {"1d_1m", T::Float32, {quick ? 1u << 16 : m1}, 0},
+      {"1d_16m", T::Float32, {quick ? 1u << 18 : m16}, 0},
+      {"1d_16m_u64", T::UInt64, {quick ? 1u << 18 : m16}, 0},
+      {"1d_16m_f16", T::Float16, {quick ? 1u << 18 : m16}, 0},
+      {"square_axis1", T::Float32, {n4k, n4k}, 1},
+      {"square_axis0", T::Float32, {n4k, n4k}, 0},
+      {"short_rows", T::Float32, {quick ? 1u << 14 : m1, 16}, 1},
+      {"long_rows", T::Float32, {16, quick ? 1u << 14 : m1}, 1},
+      {"long_strided", T::Float32, {quick ? 4u : 64u, k16, 4}, 1},
+      {"wide_inner", T::Float32, {quick ? 1u << 8 : 1u << 14, 8, 128}, 1},
+      {"square_excl_dec", T::Float32, {n4k, n4k}, 1, true, true},
+      {"inplace_16m", T::Float32, {quick ? 1u << 18 : m16}, 0, false, false, true},
+      {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
+  };
+  return cases;
+}
+
+}  // namespace vkscan::bench

@@ -1,0 +1,37 @@
+// The shape matrix the benchmark measures.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <vkscan/vkscan.hpp>
+
+namespace vkscan::bench {
+
+struct Case {
+  std::string name;
+  DataType type = DataType::Float32;
+  std::vector<uint32_t> sizes;
+  uint32_t axis = 0;
+  bool exclusive = false;
+  bool decreasing = false;
+  bool inPlace = false;
+  bool latency = false;  // reported in µs rather than GB/s
+
+  uint64_t elementCount() const;
+  uint64_t bytes() const;  // one tensor
+  // The packed tensor seen as [outer, axisLen, inner].
+  uint64_t outer() const;
+  uint64_t axisLen() const { return sizes[axis]; }
+  uint64_t inner() const;
+
+  std::string shapeText() const;  // "4096x4096"
+  std::string flagsText() const;  // "inclusive", "exclusive+decreasing", "inclusive+inplace"
+  std::string typeText() const;   // "f32", "f16", "u64"
+  CumulativeSummationDesc desc() const;
+};
+
+// --quick shrinks every shape so the whole run is a smoke test.
+std::vector<Case> caseMatrix(bool quick);
+
+}  // namespace vkscan::bench

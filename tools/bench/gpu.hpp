@@ -1,0 +1,100 @@
+// The benchmark's own Vulkan plumbing on top of a vkscan::Device: its
+// pipelines (copy roof, naive scan), reusable command buffers bracketed by
+// timestamps, and synchronous submission.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "bench_params.h"
+#include "device_buffer.hpp"
+#include "device_impl.hpp"
+
+namespace vkscan::bench {
+
+using detail::DeviceBuffer;
+
+// One timed run: GPU time between the timestamps and host time around
+// vkQueueSubmit + vkWaitForFences.
+struct Sample {
+  double gpuNs = 0;
+  double wallNs = 0;
+};
+
+class Gpu;
+
+// A command buffer recorded once and submitted many times:
+//   [prologue] timestamp body timestamp, then a barrier to host reads.
+// The prologue (e.g. restoring an in-place input) is outside the GPU time.
+class TimedCommands {
+ public:
+  ~TimedCommands();
+  TimedCommands(const TimedCommands&) = delete;
+  TimedCommands& operator=(const TimedCommands&) = delete;
+
+ private:
+  friend class Gpu;
+  explicit TimedCommands(Gpu& gpu) : gpu_(gpu) {}
+  Gpu& gpu_;
+  VkCommandBuffer commandBuffer_ = VK_NULL_HANDLE;
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+};
+
+class Gpu {
+ public:
+  explicit Gpu(const Device& device);
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  Device::Impl& impl() const { return impl_; }
+  const VolkDeviceTable& vk() const { return impl_.vk; }
+  VkDeviceAddress address(const DeviceBuffer& buffer) const;
+
+  // A pipeline of one of the benchmark's kernels, created on first use.
+  // `descriptors`: the kernel reads two storage buffers from set 0 (see
+  // bufferPair()) instead of device addresses.
+  VkPipeline pipeline(const uint32_t* words, size_t wordCount, uint32_t workgroupSize,
+                      bool descriptors = false);
+
+  // A descriptor set binding `source` (binding 0) and `destination` (1),
+  // valid until releaseDescriptorSets().
+  VkDescriptorSet bufferPair(const DeviceBuffer& source, const DeviceBuffer& destination);
+  // Frees every set of bufferPair(); no pending command buffer may use them.
+  void releaseDescriptorSets();
+
+  // Records the copy of `params.count` elements (copy.comp) with
+  // `elementsPerGroup` elements per workgroup; `set` for descriptor kernels.
+  void recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,
+                  uint64_t elementsPerGroup, VkDescriptorSet set = VK_NULL_HANDLE) const;
+  // Records the naive scan, one invocation per line.
+  void recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const NaiveParams& params,
+                   uint32_t workgroupSize) const;
+  // Copies `source` over `destination` and makes it visible to compute.
+  void recordRestore(VkCommandBuffer commandBuffer, const DeviceBuffer& source,
+                     const DeviceBuffer& destination, VkDeviceSize bytes) const;
+
+  using Recorder = std::function<void(VkCommandBuffer)>;
+  std::unique_ptr<TimedCommands> record(const Recorder& body, const Recorder& prologue = {});
+  Sample submit(TimedCommands& commands);
+
+  // A command buffer for untimed use (e.g. measuring record() on the CPU).
+  VkCommandBuffer scratchCommandBuffer() const { return scratch_; }
+
+ private:
+  friend class TimedCommands;
+  Device::Impl& impl_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer scratch_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;  // push constants only
+  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout descriptorLayout_ = VK_NULL_HANDLE;  // set 0 + push constants
+  VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
+  std::map<std::pair<const uint32_t*, uint32_t>, VkPipeline> pipelines_;
+};
+
+}  // namespace vkscan::bench

@@ -1,0 +1,431 @@
+#include "host.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+namespace vkscan::bench {
+namespace {
+
+// How each benchmarked type is stored and accumulated (FP32 for float16).
+struct F32 {
+  using Stored = float;
+  using Acc = float;
+  static constexpr bool kFloat = true;
+  static Acc load(Stored s) { return s; }
+  static Stored store(Acc a) { return a; }
+};
+struct F16 {
+  using Stored = uint16_t;
+  using Acc = float;
+  static constexpr bool kFloat = true;
+  static Acc load(Stored s) { return halfToFloat(s); }
+  static Stored store(Acc a) { return floatToHalf(a); }
+};
+struct U64 {
+  using Stored = uint64_t;
+  using Acc = uint64_t;
+  static constexpr bool kFloat = false;
+  static Acc load(Stored s) { return s; }
+  static Stored store(Acc a) { return a; }
+};
+
+template <typename F>
+auto withTraits(DataType type, F&& f) {
+  switch (type) {
+    case DataType::Float32:
+      return f(F32{});
+    case DataType::Float16:
+      return f(F16{});
+    case DataType::UInt64:
+      return f(U64{});
+    default:
+      break;
+  }
+  throw Error(std::string("vkscan-bench has no host code for ") + dataTypeName(type));
+}
+
+// Calls f(first, step, n) for every line: element k in traversal order is
+// at first + k * step.
+template <typename F>
+void forEachLine(const Case& c, F&& f) {
+  uint64_t n = c.axisLen();
+  uint64_t inner = c.inner();
+  int64_t step = c.decreasing ? -int64_t(inner) : int64_t(inner);
+  for (uint64_t o = 0; o < c.outer(); ++o) {
+    for (uint64_t i = 0; i < inner; ++i) {
+      uint64_t first = (o * n + (c.decreasing ? n - 1 : 0)) * inner + i;
+      f(int64_t(first), step, n);
+    }
+  }
+}
+
+template <typename A>
+A identity() {
+  if constexpr (std::is_floating_point_v<A>) {
+    return -A(0);  // the exact additive identity
+  } else {
+    return A(0);
+  }
+}
+
+// The canonical order: a radix-16 tree of serial sums, built level by level.
+template <typename A>
+class CanonicalScan {
+ public:
+  void run(const A* x, size_t n, bool exclusive, A* out) {
+    constexpr size_t B = 16;
+    const A id = identity<A>();
+    if (n == 0) return;
+    size_t top = 0;
+    size_t count = n;
+    const A* below = x;
+    do {
+      ++top;
+      if (levels_.size() <= top) {
+        levels_.resize(top + 1);
+        carries_.resize(top + 1);
+      }
+      std::vector<A>& above = levels_[top];
+      above.resize((count + B - 1) / B);
+      for (size_t q = 0; q < above.size(); ++q) {
+        A s = id;
+        for (size_t j = q * B; j < std::min(count, q * B + B); ++j) s = s + below[j];
+        above[q] = s;
+      }
+      below = above.data();
+      count = above.size();
+    } while (count > 1);
+
+    carries_[top].assign(1, id);
+    for (size_t k = top - 1; k >= 1; --k) {
+      const std::vector<A>& level = levels_[k];
+      std::vector<A>& carry = carries_[k];
+      carry.resize(level.size());
+      for (size_t g = 0; g * B < level.size(); ++g) {
+        A partial = id;
+        for (size_t p = g * B; p < std::min(level.size(), g * B + B); ++p) {
+          carry[p] = carries_[k + 1][g] + partial;
+          partial = partial + level[p];
+        }
+      }
+    }
+    const std::vector<A>& carry = carries_[1];
+    for (size_t g = 0; g * B < n; ++g) {
+      A partial = id;
+      for (size_t i = g * B; i < std::min(n, g * B + B); ++i) {
+        if (exclusive) {
+          out[i] = carry[g] + partial;
+          partial = partial + x[i];
+        } else {
+          partial = partial + x[i];
+          out[i] = carry[g] + partial;
+        }
+      }
+    }
+    if (exclusive) out[0] = A(0);
+  }
+
+ private:
+  std::vector<std::vector<A>> levels_;   // levels_[k]: level-k values, k >= 1
+  std::vector<std::vector<A>> carries_;  // carries_[k][p]: X_k(p)
+};
+
+// Where serial float sums may land: the number of outputs outside
+// terms * 2^-24 * sum|x| of the exact (double) sum, and the first of them.
+struct BoundReport {
+  uint64_t outside = 0;
+  uint64_t firstIndex = 0;
+  double firstGot = 0;
+  double firstWant = 0;
+};
+
+template <typename Tr>
+BoundReport checkBound(const Case& c, const typename Tr::Stored* in,
+                       const typename Tr::Stored* actual, double terms) {
+  BoundReport report;
+  const double unit = std::ldexp(1.0, -24);
+  const double storeUlp = std::is_same_v<Tr, F16> ? std::ldexp(1.0, -10) : 0.0;
+  forEachLine(c, [&](int64_t first, int64_t step, uint64_t n) {
+    double exact = 0;
+    double magnitude = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+      int64_t index = first + int64_t(k) * step;
+      double x = double(Tr::load(in[index]));
+      if (!c.exclusive) {
+        exact += x;
+        magnitude += std::fabs(x);
+      }
+      double got = double(Tr::load(actual[index]));
+      double bound = terms * unit * magnitude + storeUlp * std::fabs(exact);
+      if (!(std::fabs(got - exact) <= bound)) {
+        if (report.outside++ == 0) {
+          report.firstIndex = uint64_t(index);
+          report.firstGot = got;
+          report.firstWant = exact;
+        }
+      }
+      if (c.exclusive) {
+        exact += x;
+        magnitude += std::fabs(x);
+      }
+    }
+  });
+  return report;
+}
+
+std::string describe(double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+
+template <typename T>
+struct Strided {
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = std::remove_const_t<T>;
+  using difference_type = std::ptrdiff_t;
+  using pointer = T*;
+  using reference = T&;
+  T* base;
+  std::ptrdiff_t offset;
+  std::ptrdiff_t step;
+  reference operator*() const { return base[offset]; }
+  Strided& operator++() {
+    offset += step;
+    return *this;
+  }
+  Strided operator++(int) {
+    Strided old = *this;
+    offset += step;
+    return old;
+  }
+  bool operator==(const Strided& other) const { return offset == other.offset; }
+  bool operator!=(const Strided& other) const { return offset != other.offset; }
+};
+
+// Writes FP32 sums as float16, rounding once.
+struct HalfOut {
+  using iterator_category = std::output_iterator_tag;
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+  uint16_t* base;
+  std::ptrdiff_t offset;
+  std::ptrdiff_t step;
+  HalfOut& operator*() { return *this; }
+  HalfOut& operator=(float value) {
+    base[offset] = floatToHalf(value);
+    return *this;
+  }
+  HalfOut& operator++() {
+    offset += step;
+    return *this;
+  }
+  HalfOut operator++(int) {
+    HalfOut old = *this;
+    offset += step;
+    return old;
+  }
+};
+
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+float halfToFloat(uint16_t half) {
+  static const std::array<float, 65536> table = [] {
+    std::array<float, 65536> t{};
+    for (uint32_t h = 0; h < 65536; ++h) {
+      uint32_t sign = (h & 0x8000u) << 16;
+      uint32_t exponent = (h >> 10) & 0x1fu;
+      uint32_t mantissa = h & 0x3ffu;
+      uint32_t bits;
+      if (exponent == 0 && mantissa == 0) {
+        bits = sign;
+      } else if (exponent == 0) {  // subnormal: normalise
+        uint32_t shift = 0;
+        while ((mantissa & 0x400u) == 0) {
+          mantissa <<= 1;
+          ++shift;
+        }
+        bits = sign | ((113u - shift) << 23) | ((mantissa & 0x3ffu) << 13);
+      } else if (exponent == 31) {
+        bits = sign | 0x7f800000u | (mantissa << 13);
+      } else {
+        bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+      }
+      std::memcpy(&t[h], &bits, sizeof(bits));
+    }
+    return t;
+  }();
+  return table[half];
+}
+
+uint16_t floatToHalf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint32_t sign = (bits >> 16) & 0x8000u;
+  uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude >= 0x7f800000u) {  // infinity or NaN
+    return uint16_t(sign | (magnitude > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  }
+  if (magnitude >= 0x477ff000u) return uint16_t(sign | 0x7c00u);  // >= 65520 rounds up
+  if (magnitude < 0x38800000u) {  // below 2^-14: subnormal or zero, units of 2^-24
+    float scaled;
+    std::memcpy(&scaled, &magnitude, sizeof(scaled));
+    return uint16_t(sign | uint32_t(std::nearbyint(scaled * 16777216.0f)));
+  }
+  uint32_t half = (((magnitude >> 23) - 112u) << 10) | ((magnitude >> 13) & 0x3ffu);
+  uint32_t rest = magnitude & 0x1fffu;
+  // Branch-free: the rounding direction of random data would defeat the
+  // predictor. A carry may ripple into the exponent, which is correct.
+  half += uint32_t(rest > 0x1000u) | (uint32_t(rest == 0x1000u) & half & 1u);
+  return uint16_t(sign | half);
+}
+
+void fillInput(const Case& c, void* data, uint64_t seed) {
+  uint64_t state = seed;
+  uint64_t count = c.elementCount();
+  switch (c.type) {
+    case DataType::Float32: {
+      float* out = static_cast<float*>(data);
+      for (uint64_t i = 0; i < count; ++i) {
+        int32_t r = int32_t(splitmix(state) >> 40) - (1 << 23);
+        out[i] = std::ldexp(float(r), -23);
+      }
+      break;
+    }
+    case DataType::Float16: {
+      uint16_t* out = static_cast<uint16_t*>(data);
+      for (uint64_t i = 0; i < count; ++i) {
+        int32_t r = int32_t(splitmix(state) >> 53) - (1 << 10);
+        out[i] = floatToHalf(std::ldexp(float(r), -10));
+      }
+      break;
+    }
+    case DataType::UInt64: {
+      uint64_t* out = static_cast<uint64_t*>(data);
+      for (uint64_t i = 0; i < count; ++i) out[i] = splitmix(state);
+      break;
+    }
+    default:
+      throw Error(std::string("vkscan-bench has no input for ") + dataTypeName(c.type));
+  }
+}
+
+void referenceScan(const Case& c, const void* input, void* output) {
+  withTraits(c.type, [&](auto traits) {
+    using Tr = decltype(traits);
+    using Acc = typename Tr::Acc;
+    const auto* in = static_cast<const typename Tr::Stored*>(input);
+    auto* out = static_cast<typename Tr::Stored*>(output);
+    CanonicalScan<Acc> scan;
+    std::vector<Acc> line(c.axisLen());
+    std::vector<Acc> scanned(c.axisLen());
+    forEachLine(c, [&](int64_t first, int64_t step, uint64_t n) {
+      for (uint64_t k = 0; k < n; ++k) line[k] = Tr::load(in[first + int64_t(k) * step]);
+      scan.run(line.data(), n, c.exclusive, scanned.data());
+      for (uint64_t k = 0; k < n; ++k) out[first + int64_t(k) * step] = Tr::store(scanned[k]);
+    });
+  });
+}
+
+Check checkExact(const Case& c, const void* input, const void* expected, const void* actual) {
+  return withTraits(c.type, [&](auto traits) {
+    using Tr = decltype(traits);
+    using Stored = typename Tr::Stored;
+    const auto* want = static_cast<const Stored*>(expected);
+    const auto* got = static_cast<const Stored*>(actual);
+    uint64_t count = c.elementCount();
+    uint64_t differ = 0;
+    uint64_t first = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      if (std::memcmp(&want[i], &got[i], sizeof(Stored)) != 0 && differ++ == 0) first = i;
+    }
+    Check check;
+    if (differ == 0) return check;
+    check.ok = false;
+    check.message = std::to_string(differ) + " of " + std::to_string(count) +
+                    " elements differ from the canonical-order reference; first at element " +
+                    std::to_string(first) + ": got " + describe(double(Tr::load(got[first]))) +
+                    ", expected " + describe(double(Tr::load(want[first])));
+    if constexpr (Tr::kFloat) {
+      double levels = std::ceil(std::log(double(c.axisLen())) / std::log(16.0));
+      BoundReport bound = checkBound<Tr>(c, static_cast<const Stored*>(input), got,
+                                         15.0 * std::max(levels, 1.0) + 3.0);
+      check.message += bound.outside == 0
+                           ? " (all within the accuracy bound: a different summation order)"
+                           : " (" + std::to_string(bound.outside) +
+                                 " outside the accuracy bound: a wrong answer)";
+    }
+    return check;
+  });
+}
+
+Check checkSerial(const Case& c, const void* input, const void* expected, const void* actual) {
+  return withTraits(c.type, [&](auto traits) {
+    using Tr = decltype(traits);
+    using Stored = typename Tr::Stored;
+    Check check;
+    if constexpr (Tr::kFloat) {
+      BoundReport bound =
+          checkBound<Tr>(c, static_cast<const Stored*>(input), static_cast<const Stored*>(actual),
+                         double(c.axisLen()) + 2.0);
+      if (bound.outside != 0) {
+        check.ok = false;
+        check.message = std::to_string(bound.outside) +
+                        " elements outside the serial-sum error bound; first at element " +
+                        std::to_string(bound.firstIndex) + ": got " + describe(bound.firstGot) +
+                        ", exact " + describe(bound.firstWant);
+      }
+    } else {
+      Check exact = checkExact(c, input, expected, actual);
+      check = exact;
+    }
+    return check;
+  });
+}
+
+void cpuScan(const Case& c, const void* input, void* output) {
+  withTraits(c.type, [&](auto traits) {
+    using Tr = decltype(traits);
+    using Stored = typename Tr::Stored;
+    using Acc = typename Tr::Acc;
+    const auto* in = static_cast<const Stored*>(input);
+    auto* out = static_cast<Stored*>(output);
+    auto load = [](Stored value) { return Tr::load(value); };
+    forEachLine(c, [&](int64_t first, int64_t step, uint64_t n) {
+      Strided<const Stored> begin{in, first, step};
+      Strided<const Stored> end{in, first + int64_t(n) * step, step};
+      if constexpr (std::is_same_v<Stored, Acc>) {
+        Strided<Stored> to{out, first, step};
+        if (c.exclusive) {
+          std::exclusive_scan(begin, end, to, Acc(0));
+        } else {
+          std::inclusive_scan(begin, end, to);
+        }
+      } else {
+        HalfOut to{out, first, step};
+        if (c.exclusive) {
+          std::transform_exclusive_scan(begin, end, to, Acc(0), std::plus<Acc>(), load);
+        } else {
+          std::transform_inclusive_scan(begin, end, to, std::plus<Acc>(), load);
+        }
+      }
+    });
+  });
+}
+
+}  // namespace vkscan::bench

@@ -1,0 +1,47 @@
+// Host side of the benchmark: input data, the canonical-order reference the
+// results are checked against, the checks, and the CPU baseline.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cases.hpp"
+
+namespace vkscan::bench {
+
+float halfToFloat(uint16_t half);
+uint16_t floatToHalf(float value);  // round to nearest even
+
+// Seeded pseudo-random input. Floats are multiples of 2^-23 (f32) or 2^-10
+// (f16) in [-1, 1), so no sum is ever a denormal (which devices may flush);
+// integers use all 64 bits, so sums wrap.
+void fillInput(const Case& c, void* data, uint64_t seed);
+
+// The scan in the canonical summation order of include/vkscan/vkscan.hpp,
+// written independently of the library: vkscan's output must equal it bit
+// for bit.
+void referenceScan(const Case& c, const void* input, void* output);
+
+// The result of comparing one method's output.
+struct Check {
+  bool ok = true;
+  std::string message;  // empty when ok
+};
+
+// Bit-for-bit comparison with the reference; on a mismatch the message says
+// how many elements differ, where the first one is, and whether the values
+// are still within the float accuracy bound (a wrong order) or not (a wrong
+// answer).
+Check checkExact(const Case& c, const void* input, const void* expected, const void* actual);
+
+// For serial float sums (naive kernel, CPU): each output must lie within
+// (axisLen + 2) * 2^-24 * (sum of |x| over its prefix) of the exact sum
+// (plus one float16 ulp when the type is float16). Integers must be exact.
+Check checkSerial(const Case& c, const void* input, const void* expected, const void* actual);
+
+// Single-threaded std::inclusive_scan (std::exclusive_scan for exclusive
+// cases) along every line, through strided iterators where the axis is not
+// contiguous and reverse ones for the decreasing direction.
+void cpuScan(const Case& c, const void* input, void* output);
+
+}  // namespace vkscan::bench

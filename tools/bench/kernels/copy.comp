@@ -1,0 +1,74 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// The roof: a copy moving the bytes a scan reads and writes, with no
+// arithmetic. Variants (build-time defines):
+//   BENCH_COPY_VEC16     16 consecutive elements per invocation, as 16-byte
+//                        vector loads and stores (4 x uvec4 for 32-bit).
+//   BENCH_COPY_STRIDED4  4 scalar elements per invocation, strided by the
+//                        workgroup size (the GPU-style coalesced pattern).
+//   BENCH_DESCRIPTORS    storage buffers bound by a descriptor set (set 0:
+//                        binding 0 source, 1 destination) instead of the
+//                        device addresses in the push constants.
+// Each invocation does a fixed, small amount of work: lavapipe stops every
+// invocation after 65,535 loop iterations, so there is no grid-stride loop.
+#include "bench_common.glsl"
+
+layout(push_constant, std430) uniform Push { CopyParams p; };
+
+#if defined(BENCH_DESCRIPTORS)
+layout(set = 0, binding = 0, std430) readonly buffer SrcVec { VEC_T srcVec[]; };
+layout(set = 0, binding = 0, std430) readonly buffer SrcElem { ELEM_T srcElem[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer DstVec { VEC_T dstVec[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer DstElem { ELEM_T dstElem[]; };
+#define LOAD_VEC(i) srcVec[i]
+#define STORE_VEC(i, value) dstVec[i] = (value)
+#define LOAD_ELEM(i) srcElem[i]
+#define STORE_ELEM(i, value) dstElem[i] = (value)
+#else
+layout(buffer_reference, scalar, buffer_reference_align = 16) buffer VecArray { VEC_T v[]; };
+layout(buffer_reference, scalar, buffer_reference_align = ELEM_BYTES) buffer ElemArray {
+  ELEM_T v[];
+};
+#define LOAD_VEC(i) VecArray(p.src).v[i]
+#define STORE_VEC(i, value) VecArray(p.dst).v[i] = (value)
+#define LOAD_ELEM(i) ElemArray(p.src).v[i]
+#define STORE_ELEM(i, value) ElemArray(p.dst).v[i] = (value)
+#endif
+
+void main() {
+  // Element counts stay below 2^32 (the host checks), so indices are 32-bit.
+  uint group = uint(flatGroup(p.groupsX));
+  uint wg = gl_WorkGroupSize.x;
+  uint lane = gl_LocalInvocationID.x;
+  uint count = uint(p.count);
+  // Only the last workgroup checks bounds. The test is uniform across the
+  // workgroup on purpose: llvmpipe executes both sides of a branch that may
+  // diverge (masked), so a per-invocation guard would cost every invocation
+  // the guarded path too.
+#if defined(BENCH_COPY_VEC16)
+  const uint kVectors = 16u / VEC_N;
+  uint first = (group * wg + lane) * kVectors;  // in vectors
+  if ((group + 1u) * wg * 16u <= count) {
+    VEC_T v[kVectors];
+    [[unroll]] for (uint q = 0u; q < kVectors; ++q) v[q] = LOAD_VEC(first + q);
+    [[unroll]] for (uint q = 0u; q < kVectors; ++q) STORE_VEC(first + q, v[q]);
+  } else {
+    [[unroll]] for (uint j = 0u; j < 16u; ++j) {
+      uint i = first * VEC_N + j;
+      if (i < count) STORE_ELEM(i, LOAD_ELEM(i));
+    }
+  }
+#elif defined(BENCH_COPY_STRIDED4)
+  uint first = group * wg * 4u + lane;
+  if ((group + 1u) * wg * 4u <= count) {
+    [[unroll]] for (uint j = 0u; j < 4u; ++j) STORE_ELEM(first + j * wg, LOAD_ELEM(first + j * wg));
+  } else {
+    [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+      uint i = first + j * wg;
+      if (i < count) STORE_ELEM(i, LOAD_ELEM(i));
+    }
+  }
+#else
+#error "define one BENCH_COPY_*"
+#endif
+}

@@ -1,0 +1,702 @@
+// vkscan-bench: vkscan's cumulative sum on the current device against a copy
+// kernel moving the same bytes (the roof), a naive one-invocation-per-line
+// kernel and a single-threaded CPU scan, measured round-robin in one process
+// so that drift (a shared machine, thermal state) hits every method alike.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cases.hpp"
+#include "gpu.hpp"
+#include "host.hpp"
+#include "report.hpp"
+#include "vkscan_bench_kernels.h"
+
+namespace vkscan::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* kUsage = R"(Usage: vkscan-bench [options]
+
+Measures vkscan's cumulative sum on one Vulkan device against
+  roof    a compute copy kernel moving the same bytes (best of several variants)
+  naive   one invocation per line, a serial loop along the axis
+  cpu     single-threaded std::inclusive_scan on the host
+and checks every result. GB/s counts bytes read plus written (2 x tensor bytes).
+
+Options:
+  --csv         print one CSV row per case on stdout (the text report goes to stderr)
+  --quick       small shapes and few repetitions: a smoke test of well under a minute
+  --repeat N    timed repetitions per method and case (default: at least 11, more for
+                small cases, within a time budget; --quick: 3)
+  --case NAME   run only the cases whose name contains NAME (repeatable)
+  --device N    physical device index, as listed by `vkscan info` (default: vkscan's choice)
+  --txt FILE    also write the text report to FILE
+  --help        this text
+
+Exit status: 0 when every check passed, 1 when a result was wrong or a case failed,
+2 for bad options. Progress goes to stderr.
+)";
+
+struct Options {
+  bool csv = false;
+  bool quick = false;
+  uint32_t repeat = 0;  // 0: automatic
+  std::vector<std::string> cases;
+  int device = -1;
+  std::string txtPath;
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Options parseOptions(int argc, char** argv) {
+  Options options;
+  auto value = [&](int& i) -> std::string {
+    if (i + 1 >= argc) throw UsageError(std::string(argv[i]) + " needs a value");
+    return argv[++i];
+  };
+  auto number = [](const std::string& text, const char* name) {
+    char* end = nullptr;
+    long parsed = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || parsed < 0 || parsed > 1000000) {
+      throw UsageError(std::string(name) + ": '" + text + "' is not a count");
+    }
+    return parsed;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--csv") {
+      options.csv = true;
+    } else if (arg == "--quick") {
+      options.quick = true;
+    } else if (arg == "--repeat") {
+      options.repeat = uint32_t(number(value(i), "--repeat"));
+      if (options.repeat == 0) throw UsageError("--repeat: needs at least 1");
+    } else if (arg == "--case") {
+      options.cases.push_back(value(i));
+    } else if (arg == "--device") {
+      options.device = int(number(value(i), "--device"));
+    } else if (arg == "--txt") {
+      options.txtPath = value(i);
+    } else {
+      throw UsageError("unknown option '" + arg + "'");
+    }
+  }
+  return options;
+}
+
+void progress(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+void progress(const char* pattern, ...) {
+  std::fputs("vkscan-bench: ", stderr);
+  va_list args;
+  va_start(args, pattern);
+  std::vfprintf(stderr, pattern, args);
+  va_end(args);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+double nsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+// The 1, 5 and 15 minute load averages: lavapipe shares the host's cores, so
+// a busy machine shows in every number.
+std::string loadAverage() {
+  std::ifstream file("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (!(file >> one >> five >> fifteen)) return "unknown";
+  return one + " " + five + " " + fifteen;
+}
+
+uint64_t roundUp16(uint64_t bytes) {
+  return (bytes + 15) & ~uint64_t(15);
+}
+
+// ---------------------------------------------------------------------------
+// Roof: copy kernels
+// ---------------------------------------------------------------------------
+
+struct CopyKernel {
+  std::string name;
+  const uint32_t* words = nullptr;
+  size_t wordCount = 0;
+  uint32_t kernelBytes = 0;    // bytes of the kernel's element
+  uint32_t perInvocation = 0;  // elements per invocation
+  bool descriptors = false;    // storage buffers in a descriptor set, not device addresses
+};
+
+struct RoofChoice {
+  CopyKernel kernel;
+  uint32_t workgroupSize = 0;
+};
+
+const uint32_t kRoofWorkgroupSizes[] = {64, 128, 256};
+
+// Candidates for one element size: the element type itself, loaded as
+// vectors or strided scalars, through device addresses (as vkscan) or
+// descriptors; for 2- and 8-byte elements also the 32-bit vector copy of the
+// same bytes.
+std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
+  namespace s = spirv;
+  auto family = [](const std::string& type, uint32_t bytes, const uint32_t* vec, size_t vecWords,
+                   const uint32_t* strided, size_t stridedWords, const uint32_t* ssboVec,
+                   size_t ssboVecWords, const uint32_t* ssboStrided, size_t ssboStridedWords) {
+    return std::vector<CopyKernel>{
+        {"bda vec16 " + type, vec, vecWords, bytes, 16, false},
+        {"bda strided4 " + type, strided, stridedWords, bytes, 4, false},
+        {"ssbo vec16 " + type, ssboVec, ssboVecWords, bytes, 16, true},
+        {"ssbo strided4 " + type, ssboStrided, ssboStridedWords, bytes, 4, true}};
+  };
+  std::vector<CopyKernel> words = family(
+      "u32", 4, s::spv_copy_vec16_b32, s::spv_copy_vec16_b32_words, s::spv_copy_strided4_b32,
+      s::spv_copy_strided4_b32_words, s::spv_copy_ssbo_vec16_b32, s::spv_copy_ssbo_vec16_b32_words,
+      s::spv_copy_ssbo_strided4_b32, s::spv_copy_ssbo_strided4_b32_words);
+  std::vector<CopyKernel> kernels;
+  switch (elementBytes) {
+    case 2:
+      kernels = family("f16", 2, s::spv_copy_vec16_b16, s::spv_copy_vec16_b16_words,
+                       s::spv_copy_strided4_b16, s::spv_copy_strided4_b16_words,
+                       s::spv_copy_ssbo_vec16_b16, s::spv_copy_ssbo_vec16_b16_words,
+                       s::spv_copy_ssbo_strided4_b16, s::spv_copy_ssbo_strided4_b16_words);
+      break;
+    case 4:
+      return words;
+    case 8:
+      kernels = family("u64", 8, s::spv_copy_vec16_b64, s::spv_copy_vec16_b64_words,
+                       s::spv_copy_strided4_b64, s::spv_copy_strided4_b64_words,
+                       s::spv_copy_ssbo_vec16_b64, s::spv_copy_ssbo_vec16_b64_words,
+                       s::spv_copy_ssbo_strided4_b64, s::spv_copy_ssbo_strided4_b64_words);
+      break;
+    default:
+      throw Error("vkscan-bench has no copy kernel for " + std::to_string(elementBytes) +
+                  "-byte elements");
+  }
+  kernels.push_back(words[0]);  // the same bytes as 32-bit vectors
+  kernels.push_back(words[2]);
+  return kernels;
+}
+
+// Records the roof's copy of `bytes` from `src` to `dst`.
+void recordRoof(Gpu& gpu, VkCommandBuffer commandBuffer, const RoofChoice& roof,
+                const DeviceBuffer& src, const DeviceBuffer& dst, uint64_t bytes) {
+  CopyParams params{};
+  params.src = gpu.address(src);
+  params.dst = gpu.address(dst);
+  // Rounded up: the buffers are padded to 16 bytes, so a 32-bit copy of
+  // 2-byte elements may copy one padding element along.
+  params.count = (bytes + roof.kernel.kernelBytes - 1) / roof.kernel.kernelBytes;
+  VkPipeline pipeline = gpu.pipeline(roof.kernel.words, roof.kernel.wordCount, roof.workgroupSize,
+                                     roof.kernel.descriptors);
+  VkDescriptorSet set = roof.kernel.descriptors ? gpu.bufferPair(src, dst) : VK_NULL_HANDLE;
+  gpu.recordCopy(commandBuffer, pipeline, params,
+                 uint64_t(roof.kernel.perInvocation) * roof.workgroupSize, set);
+}
+
+// ---------------------------------------------------------------------------
+// Round-robin timing
+// ---------------------------------------------------------------------------
+
+struct Method {
+  std::string name;
+  std::function<Sample()> run;
+  std::vector<Sample> samples;
+
+  double medianGpu() const {
+    std::vector<double> v;
+    for (const Sample& s : samples) v.push_back(s.gpuNs);
+    return median(v);
+  }
+  double medianWall() const {
+    std::vector<double> v;
+    for (const Sample& s : samples) v.push_back(s.wallNs);
+    return median(v);
+  }
+};
+
+struct Timing {
+  uint32_t warmUp = 2;
+  uint32_t minimum = 11;  // repetitions at least
+  uint32_t maximum = 11;
+  double budgetNs = 0;  // stop adding repetitions past this (after the minimum)
+};
+
+// Every round runs each method once, in the same order; the first rounds
+// compile pipelines and fault in memory and are not counted.
+uint32_t runRoundRobin(std::vector<Method>& methods, const Timing& timing) {
+  for (uint32_t round = 0; round < timing.warmUp; ++round) {
+    for (Method& m : methods) m.run();
+  }
+  auto start = Clock::now();
+  uint32_t rounds = 0;
+  while (rounds < timing.maximum) {
+    for (Method& m : methods) m.samples.push_back(m.run());
+    ++rounds;
+    if (rounds >= timing.minimum && nsSince(start) > timing.budgetNs) break;
+  }
+  return rounds;
+}
+
+Timing timingFor(const Options& options, const Case& c) {
+  Timing timing;
+  if (options.repeat > 0) {
+    timing.warmUp = options.quick ? 1 : 2;
+    timing.minimum = timing.maximum = options.repeat * (c.latency ? 10 : 1);
+    return timing;
+  }
+  if (options.quick) {
+    timing.warmUp = 1;
+    timing.minimum = 3;
+    timing.maximum = c.latency ? 50 : 9;
+    timing.budgetNs = 0.05e9;
+  } else {
+    timing.warmUp = 2;
+    timing.minimum = 11;
+    timing.maximum = c.latency ? 1001 : 201;
+    timing.budgetNs = 4.0e9;
+  }
+  return timing;
+}
+
+std::map<uint32_t, RoofChoice> calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes,
+                                             const Options& options, Report& report) {
+  const uint64_t bytes = options.quick ? (4u << 20) : (64u << 20);
+  report.roofBytes = bytes;
+  Device::Impl& impl = gpu.impl();
+  DeviceBuffer src(impl, bytes);
+  DeviceBuffer dst(impl, bytes);
+  auto* fill = static_cast<uint32_t*>(src.mapped());
+  for (uint64_t i = 0; i < bytes / 4; ++i) fill[i] = uint32_t(i * 2654435761u);
+
+  std::map<uint32_t, RoofChoice> chosen;
+  for (uint32_t elementBytes : elementSizes) {
+    std::vector<RoofChoice> candidates;
+    for (const CopyKernel& kernel : copyKernelsFor(elementBytes)) {
+      for (uint32_t wg : kRoofWorkgroupSizes) candidates.push_back({kernel, wg});
+    }
+    std::vector<std::unique_ptr<TimedCommands>> commands;
+    std::vector<Method> methods;
+    for (const RoofChoice& candidate : candidates) {
+      commands.push_back(gpu.record([&](VkCommandBuffer commandBuffer) {
+        recordRoof(gpu, commandBuffer, candidate, src, dst, bytes);
+      }));
+      TimedCommands* timed = commands.back().get();
+      // Compile, and prove the copy copies before timing it.
+      std::memset(dst.mapped(), 0, bytes);
+      gpu.submit(*timed);
+      if (std::memcmp(dst.mapped(), src.mapped(), bytes) != 0) {
+        throw Error("roof kernel '" + candidate.kernel.name + "' (wg " +
+                    std::to_string(candidate.workgroupSize) + ") does not copy correctly");
+      }
+      methods.push_back({candidate.kernel.name, [&gpu, timed] { return gpu.submit(*timed); }, {}});
+    }
+    Timing timing;
+    timing.warmUp = 1;
+    timing.minimum = timing.maximum = options.quick ? 3 : 11;
+    runRoundRobin(methods, timing);
+    size_t best = 0;
+    std::vector<double> gbps;
+    for (size_t i = 0; i < methods.size(); ++i) {
+      gbps.push_back(2.0 * double(bytes) / methods[i].medianGpu());
+      if (gbps[i] > gbps[best]) best = i;
+    }
+    chosen[elementBytes] = candidates[best];
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      report.roofVariants.push_back({candidates[i].kernel.name, candidates[i].workgroupSize,
+                                     elementBytes, gbps[i], i == best});
+    }
+    progress("roof for %u-byte elements: %s, workgroup %u, %.2f GB/s", elementBytes,
+             candidates[best].kernel.name.c_str(), candidates[best].workgroupSize, gbps[best]);
+  }
+
+  // For scale: the driver's own copy, which no kernel can use as its roof.
+  auto transfer = gpu.record([&](VkCommandBuffer commandBuffer) {
+    VkBufferCopy region{0, 0, bytes};
+    gpu.vk().vkCmdCopyBuffer(commandBuffer, src.buffer(), dst.buffer(), 1, &region);
+  });
+  std::vector<Method> reference{{"vkCmdCopyBuffer", [&] { return gpu.submit(*transfer); }, {}}};
+  Timing timing;
+  timing.warmUp = 1;
+  timing.minimum = timing.maximum = options.quick ? 3 : 11;
+  runRoundRobin(reference, timing);
+  report.transferGbps = 2.0 * double(bytes) / reference[0].medianGpu();
+  transfer.reset();
+  gpu.releaseDescriptorSets();
+  return chosen;
+}
+
+// ---------------------------------------------------------------------------
+// One case
+// ---------------------------------------------------------------------------
+
+const uint32_t* naiveKernel(DataType type, size_t& words) {
+  switch (type) {
+    case DataType::Float32:
+      words = spirv::spv_naive_f32_words;
+      return spirv::spv_naive_f32;
+    case DataType::Float16:
+      words = spirv::spv_naive_b16_words;
+      return spirv::spv_naive_b16;
+    case DataType::UInt64:
+      words = spirv::spv_naive_b64_words;
+      return spirv::spv_naive_b64;
+    default:
+      return nullptr;
+  }
+}
+
+constexpr uint64_t kLoopLimit = 65535;  // lavapipe's loop iterations per invocation
+constexpr uint32_t kNaiveWorkgroupSize = 64;
+
+double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in,
+                      const BufferBinding& out, const BufferBinding& scratch, uint32_t calls) {
+  const VolkDeviceTable& vk = gpu.vk();
+  VkCommandBuffer commandBuffer = gpu.scratchCommandBuffer();
+  std::vector<double> samples;
+  const uint32_t batch = 100;
+  for (uint32_t done = 0; done < calls; done += batch) {
+    auto begin =
+        detail::vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    detail::check(vk.vkBeginCommandBuffer(commandBuffer, &begin), "vkBeginCommandBuffer");
+    for (uint32_t i = 0; i < batch; ++i) {
+      auto start = Clock::now();
+      op.record(commandBuffer, in, out, scratch);
+      samples.push_back(nsSince(start));
+    }
+    detail::check(vk.vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer");
+    detail::check(vk.vkResetCommandBuffer(commandBuffer, 0), "vkResetCommandBuffer");
+  }
+  return median(samples);
+}
+
+CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
+                   const std::map<uint32_t, RoofChoice>& roofs, const Options& options,
+                   uint64_t seed) {
+  CaseResult result;
+  result.c = c;
+  const uint64_t bytes = c.bytes();
+  const uint64_t allocation = roundUp16(c.desc().input.totalBytes());
+  Device::Impl& impl = gpu.impl();
+
+  std::vector<uint8_t> input(allocation), expected(allocation), cpuOut(allocation);
+  fillInput(c, input.data(), seed);
+  referenceScan(c, input.data(), expected.data());
+
+  Operator op = device.createOperator(c.desc());
+  result.scratchBytes = op.scratchSize();
+  result.dispatches = op.dispatchCount();
+
+  DeviceBuffer in(impl, allocation);
+  std::memcpy(in.mapped(), input.data(), allocation);
+  std::unique_ptr<DeviceBuffer> pristine, out, naiveOut, scratch;
+  if (c.inPlace) {
+    pristine = std::make_unique<DeviceBuffer>(impl, allocation);
+    std::memcpy(pristine->mapped(), input.data(), allocation);
+  } else {
+    out = std::make_unique<DeviceBuffer>(impl, allocation);
+  }
+  DeviceBuffer roofOut(impl, allocation);
+  size_t naiveWords = 0;
+  const uint32_t* naiveSpirv = naiveKernel(c.type, naiveWords);
+  bool naiveRuns = naiveSpirv != nullptr && c.axisLen() <= kLoopLimit;
+  if (naiveRuns) naiveOut = std::make_unique<DeviceBuffer>(impl, allocation);
+  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(impl, op.scratchSize());
+
+  const BufferBinding inBinding = in.binding();
+  const BufferBinding outBinding = c.inPlace ? inBinding : out->binding();
+  const BufferBinding scratchBinding = scratch ? scratch->binding() : BufferBinding{};
+
+  Gpu::Recorder restoreIn;
+  if (c.inPlace) {
+    restoreIn = [&](VkCommandBuffer cb) { gpu.recordRestore(cb, *pristine, in, allocation); };
+  }
+  auto vkscanCommands = gpu.record(
+      [&](VkCommandBuffer cb) { op.record(cb, inBinding, outBinding, scratchBinding); }, restoreIn);
+  const RoofChoice& roof = roofs.at(uint32_t(dataTypeSize(c.type)));
+  result.roofKernel = roof.kernel.name + " wg " + std::to_string(roof.workgroupSize);
+  auto roofCommands =
+      gpu.record([&](VkCommandBuffer cb) { recordRoof(gpu, cb, roof, in, roofOut, bytes); });
+  std::unique_ptr<TimedCommands> naiveCommands;
+  if (naiveRuns) {
+    NaiveParams params{};
+    params.src = gpu.address(c.inPlace ? *naiveOut : in);
+    params.dst = gpu.address(*naiveOut);
+    params.lineCount = uint32_t(c.outer() * c.inner());
+    params.inner = uint32_t(c.inner());
+    params.axisLen = uint32_t(c.axisLen());
+    params.flags =
+        (c.exclusive ? BENCH_NAIVE_EXCLUSIVE : 0u) | (c.decreasing ? BENCH_NAIVE_DECREASING : 0u);
+    VkPipeline pipeline = gpu.pipeline(naiveSpirv, naiveWords, kNaiveWorkgroupSize);
+    Gpu::Recorder restoreNaive;
+    if (c.inPlace) {
+      restoreNaive = [&](VkCommandBuffer cb) {
+        gpu.recordRestore(cb, *pristine, *naiveOut, allocation);
+      };
+    }
+    naiveCommands = gpu.record(
+        [&](VkCommandBuffer cb) { gpu.recordNaive(cb, pipeline, params, kNaiveWorkgroupSize); },
+        restoreNaive);
+  }
+
+  // vkscan before the roof: in place, the roof then copies vkscan's result,
+  // so both can be checked after the last round.
+  std::vector<Method> methods;
+  methods.push_back({"vkscan", [&] { return gpu.submit(*vkscanCommands); }, {}});
+  methods.push_back({"roof", [&] { return gpu.submit(*roofCommands); }, {}});
+  if (naiveRuns) methods.push_back({"naive", [&] { return gpu.submit(*naiveCommands); }, {}});
+  methods.push_back({"cpu",
+                     [&] {
+                       if (c.inPlace) std::memcpy(cpuOut.data(), input.data(), allocation);
+                       auto start = Clock::now();
+                       cpuScan(c, c.inPlace ? cpuOut.data() : input.data(), cpuOut.data());
+                       double ns = nsSince(start);
+                       return Sample{ns, ns};
+                     },
+                     {}});
+  result.repetitions = runRoundRobin(methods, timingFor(options, c));
+
+  result.vkscanNs = methods[0].medianGpu();
+  result.vkscanWallNs = methods[0].medianWall();
+  result.roofNs = methods[1].medianGpu();
+  if (naiveRuns) result.naiveNs = methods[2].medianGpu();
+  result.cpuNs = methods.back().medianGpu();
+
+  const void* vkscanOut = c.inPlace ? in.mapped() : out->mapped();
+  Check check = checkExact(c, input.data(), expected.data(), vkscanOut);
+  if (!check.ok) result.failures.push_back("vkscan: " + check.message);
+  if (std::memcmp(roofOut.mapped(), in.mapped(), bytes) != 0) {
+    result.failures.push_back("roof: the copy differs from its source");
+  }
+  if (naiveRuns) {
+    check = checkSerial(c, input.data(), expected.data(), naiveOut->mapped());
+    if (!check.ok) result.failures.push_back("naive: " + check.message);
+  }
+  check = checkSerial(c, input.data(), expected.data(), cpuOut.data());
+  if (!check.ok) result.failures.push_back("cpu: " + check.message);
+
+  uint32_t recordCalls = options.quick ? 200 : (c.latency ? 10000 : 1000);
+  result.recordNs = medianRecordNs(gpu, op, inBinding, outBinding, scratchBinding, recordCalls);
+  result.ran = true;
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Pipeline creation
+// ---------------------------------------------------------------------------
+
+FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
+                         const std::vector<uint8_t>& input, std::vector<uint8_t>* cacheData,
+                         PipelineReport* cacheHit) {
+  FirstUse use;
+  auto start = Clock::now();
+  Device device(deviceOptions);
+  use.deviceMs = nsSince(start) / 1e6;
+  CumulativeSummationDesc desc = c.desc();
+  start = Clock::now();
+  Operator op = device.createOperator(desc);
+  use.createMs = nsSince(start) / 1e6;
+
+  Gpu gpu(device);
+  Device::Impl& impl = gpu.impl();
+  uint64_t allocation = roundUp16(desc.input.totalBytes());
+  DeviceBuffer in(impl, allocation);
+  DeviceBuffer out(impl, allocation);
+  std::memcpy(in.mapped(), input.data(), allocation);
+  std::unique_ptr<DeviceBuffer> scratch;
+  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(impl, op.scratchSize());
+  auto commands = gpu.record([&](VkCommandBuffer cb) {
+    op.record(cb, in.binding(), out.binding(), scratch ? scratch->binding() : BufferBinding{});
+  });
+  use.firstDispatchMs = gpu.submit(*commands).wallNs / 1e6;
+  use.steadyDispatchMs = gpu.submit(*commands).wallNs / 1e6;
+  std::vector<uint8_t> data = device.pipelineCacheData();
+  use.cacheBytes = data.size();
+  if (cacheData) *cacheData = std::move(data);
+
+  if (cacheHit) {
+    cacheHit->pipelines = uint32_t(device.cachedPipelineCount());
+    const uint32_t calls = 20000;
+    std::vector<double> samples;
+    samples.reserve(calls);
+    for (uint32_t i = 0; i < calls; ++i) {
+      auto t = Clock::now();
+      Operator again = device.createOperator(desc);
+      samples.push_back(nsSince(t));
+    }
+    double sum = 0;
+    for (double s : samples) sum += s;
+    cacheHit->cacheHitMeanNs = sum / calls;
+    cacheHit->cacheHitMedianNs = median(samples);
+    cacheHit->cacheHitCalls = calls;
+  }
+  return use;
+}
+
+// Each fresh Device gets its own Mesa shader cache directory, so "cold" is
+// cold whatever ran before, and the two warm starts are told apart.
+PipelineReport measurePipelines(const DeviceOptions& base, const Options& options,
+                                const std::string& cacheRoot) {
+  Case c{"pipeline", DataType::Float32, {options.quick ? 1u << 16 : 1u << 20}, 0};
+  std::vector<uint8_t> input(roundUp16(c.bytes()));
+  fillInput(c, input.data(), 7);
+  PipelineReport report;
+  report.shape = "1-D " + c.shapeText() + " f32";
+  report.diskCacheDisabled = std::getenv("MESA_SHADER_CACHE_DISABLE") != nullptr;
+
+  std::vector<uint8_t> cacheData;
+  setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/cold").c_str(), 1);
+  report.cold = measureFirstUse(base, c, input, &cacheData, &report);
+
+  DeviceOptions warm = base;
+  warm.pipelineCacheData = cacheData;
+  setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/vkcache").c_str(), 1);
+  report.warmVkCache = measureFirstUse(warm, c, input, nullptr, nullptr);
+
+  setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/cold").c_str(), 1);
+  report.warmDiskCache = measureFirstUse(base, c, input, nullptr, nullptr);
+  return report;
+}
+
+int run(const Options& options) {
+  std::vector<Case> cases;
+  for (const Case& c : caseMatrix(options.quick)) {
+    bool wanted = options.cases.empty();
+    for (const std::string& name : options.cases) {
+      wanted = wanted || c.name.find(name) != std::string::npos;
+    }
+    if (wanted) cases.push_back(c);
+  }
+  if (cases.empty()) {
+    std::string names;
+    for (const Case& c : caseMatrix(options.quick)) names += " " + c.name;
+    throw UsageError("no case matches --case; the cases are:" + names);
+  }
+
+  // Mesa's shader caches go to a private directory, removed at exit.
+  char cacheTemplate[] = "/tmp/vkscan-bench-XXXXXX";
+  if (mkdtemp(cacheTemplate) == nullptr) throw Error("cannot create a temporary directory");
+  std::string cacheRoot = cacheTemplate;
+  struct RemoveOnExit {
+    std::string path;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } removeCacheRoot{cacheRoot};
+  setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/main").c_str(), 1);
+
+  DeviceOptions deviceOptions;
+  deviceOptions.deviceIndex = options.device;
+  Report report;
+  int failures = 0;
+  {
+    Device device(deviceOptions);
+    const DeviceCapabilities& caps = device.capabilities();
+    report.device = caps.deviceName + " (" + caps.driverName + " " + caps.driverInfo +
+                    "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
+                    std::to_string(std::thread::hardware_concurrency()) + " host threads";
+    report.settings = std::string(options.quick ? "quick mode; " : "") +
+                      "GPU times from timestamps (period " + std::to_string(caps.timestampPeriod) +
+                      " ns), medians over the repetitions shown, after " +
+                      std::to_string(timingFor(options, cases[0]).warmUp) +
+                      " warm-up rounds; methods run round-robin.";
+    report.settings += " Load average at start: " + loadAverage() + ".";
+    progress("%s", report.device.c_str());
+
+    Gpu gpu(device);
+    std::set<uint32_t> elementSizes;
+    for (const Case& c : cases) elementSizes.insert(uint32_t(dataTypeSize(c.type)));
+    std::map<uint32_t, RoofChoice> roofs = calibrateRoof(gpu, elementSizes, options, report);
+
+    progress("pipeline creation: cold, warm VkPipelineCache, warm Mesa disk cache");
+    report.pipeline = measurePipelines(deviceOptions, options, cacheRoot);
+    report.pipelineMeasured = true;
+    setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/main").c_str(), 1);
+
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      progress("[%zu/%zu] %s %s axis %u %s %s", i + 1, cases.size(), c.name.c_str(),
+               c.shapeText().c_str(), c.axis, c.typeText().c_str(), c.flagsText().c_str());
+      CaseResult result;
+      try {
+        result = runCase(gpu, device, c, roofs, options, 1000 + i);
+      } catch (const Error& error) {
+        result = CaseResult{};
+        result.c = c;
+        result.failures.push_back(std::string("error: ") + error.what());
+      }
+      gpu.releaseDescriptorSets();  // the case's command buffers are gone
+      if (result.ran) {
+        char naive[32] = "n/a";
+        if (result.naiveNs >= 0)
+          std::snprintf(naive, sizeof(naive), "%.2f", result.gbps(result.naiveNs));
+        progress("  vkscan %.2f GB/s (%.1f us), roof %.2f, naive %s, cpu %.2f, %u reps%s",
+                 result.gbps(result.vkscanNs), result.vkscanNs / 1e3, result.gbps(result.roofNs),
+                 naive, result.gbps(result.cpuNs), result.repetitions,
+                 result.failures.empty() ? "" : " -- CHECK FAILED");
+      }
+      for (const std::string& f : result.failures) progress("  FAIL: %s", f.c_str());
+      if (!result.failures.empty()) ++failures;
+      report.cases.push_back(result);
+    }
+  }
+
+  report.settings += " At the end: " + loadAverage() + ".";
+  std::string text = formatText(report);
+  if (options.csv) {
+    std::fputs(formatCsv(report).c_str(), stdout);
+    std::fputs(text.c_str(), stderr);
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
+  if (!options.txtPath.empty()) {
+    std::ofstream file(options.txtPath);
+    file << text;
+    if (!file) throw Error("cannot write " + options.txtPath);
+  }
+  if (failures > 0) progress("%d case%s FAILED", failures, failures == 1 ? "" : "s");
+  return failures > 0 ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace vkscan::bench
+
+int main(int argc, char** argv) {
+  using namespace vkscan::bench;
+  try {
+    return run(parseOptions(argc, argv));
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "vkscan-bench: %s\n%s", error.what(), kUsage);
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vkscan-bench: %s\n", error.what());
+    return 1;
+  }
+}

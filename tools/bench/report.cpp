@@ -1,0 +1,150 @@
+#include "report.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace vkscan::bench {
+namespace {
+
+std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* pattern, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(buffer, sizeof(buffer), pattern, args);
+  va_end(args);
+  return buffer;
+}
+
+std::string gbpsText(double gbps) {
+  return format("%.2f", gbps);
+}
+
+std::string bytesText(uint64_t bytes) {
+  if (bytes == 0) return "0";
+  if (bytes % (1024 * 1024) == 0) return format("%llu MiB", (unsigned long long)(bytes >> 20));
+  if (bytes >= 64 * 1024) return format("%.1f KiB", double(bytes) / 1024.0);
+  return format("%llu B", (unsigned long long)bytes);
+}
+
+std::string firstUseLine(const char* label, const FirstUse& use) {
+  return format(
+      "  %-44s device %7.1f ms, createOperator %6.2f ms, first dispatch %7.2f ms "
+      "(steady %6.2f ms)\n",
+      label, use.deviceMs, use.createMs, use.firstDispatchMs, use.steadyDispatchMs);
+}
+
+}  // namespace
+
+std::string formatText(const Report& report) {
+  std::string out;
+  out += "vkscan-bench on " + report.device + "\n";
+  out += report.settings + "\n\n";
+
+  if (!report.roofVariants.empty()) {
+    out += format(
+        "Roof candidates: compute copy of %s, GPU GB/s (bytes read + written); "
+        "* = chosen for that element size\n",
+        bytesText(report.roofBytes).c_str());
+    out += format("  %-18s %6s %6s %10s\n", "kernel", "elem", "wg", "GB/s");
+    for (const RoofVariant& v : report.roofVariants) {
+      out += format("  %-18s %5uB %6u %10.2f %s\n", v.name.c_str(), v.elementBytes, v.workgroupSize,
+                    v.gbps, v.chosen ? "*" : "");
+    }
+    out += format("  (for scale, not a candidate: vkCmdCopyBuffer of the same bytes %.2f GB/s)\n",
+                  report.transferGbps);
+    out += "\n";
+  }
+
+  if (report.pipelineMeasured) {
+    const PipelineReport& p = report.pipeline;
+    out += format(
+        "Pipeline creation (%s, %u pipeline%s; lavapipe compiles at the first "
+        "dispatch):\n",
+        p.shape.c_str(), p.pipelines, p.pipelines == 1 ? "" : "s");
+    out += firstUseLine("cold (fresh Device, empty Mesa disk cache):", p.cold);
+    out += firstUseLine(
+        format("warm VkPipelineCache (%zu B, empty disk cache):", p.cold.cacheBytes).c_str(),
+        p.warmVkCache);
+    out += firstUseLine("warm Mesa disk cache (no VkPipelineCache):", p.warmDiskCache);
+    out += format(
+        "  in-memory cache hit (createOperator again, same Device): median %.3f us, "
+        "mean %.3f us over %u calls (target < 1 us: %s)\n",
+        p.cacheHitMedianNs / 1e3, p.cacheHitMeanNs / 1e3, p.cacheHitCalls,
+        p.cacheHitMedianNs < 1000 ? "met" : "MISSED");
+    if (p.diskCacheDisabled) out += "  (MESA_SHADER_CACHE_DISABLE is set: no disk cache)\n";
+    out += "\n";
+  }
+
+  out += "Cases: GB/s = 2 x tensor bytes / median GPU time; ratio = vkscan / roof\n";
+  out += format("%-16s %-12s %4s %-5s %-21s %8s %8s %6s %8s %8s %10s %10s %9s %4s %10s %4s %s\n",
+                "case", "shape", "axis", "dtype", "flags", "vkscan", "roof", "ratio", "naive",
+                "cpu", "vkscan_us", "wall_us", "record_us", "disp", "scratch", "reps", "check");
+  bool anyNaiveNa = false;
+  for (const CaseResult& r : report.cases) {
+    std::string naive = r.naiveNs < 0 ? "n/a" : gbpsText(r.gbps(r.naiveNs));
+    anyNaiveNa = anyNaiveNa || r.naiveNs < 0;
+    std::string check = !r.ran ? "SKIPPED" : r.failures.empty() ? "ok" : "FAIL";
+    double ratio = r.roofNs > 0 && r.vkscanNs > 0 ? r.roofNs / r.vkscanNs : 0;
+    out += format(
+        "%-16s %-12s %4u %-5s %-21s %8s %8s %6.3f %8s %8s %10.1f %10.1f %9.2f %4u %10s %4u %s\n",
+        r.c.name.c_str(), r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
+        r.c.flagsText().c_str(), gbpsText(r.gbps(r.vkscanNs)).c_str(),
+        gbpsText(r.gbps(r.roofNs)).c_str(), ratio, naive.c_str(), gbpsText(r.gbps(r.cpuNs)).c_str(),
+        r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3, r.dispatches,
+        bytesText(r.scratchBytes).c_str(), r.repetitions, check.c_str());
+  }
+  for (const CaseResult& r : report.cases) {
+    for (const std::string& failure : r.failures) out += "FAIL " + r.c.name + ": " + failure + "\n";
+  }
+  for (const CaseResult& r : report.cases) {
+    if (!r.c.latency || !r.ran) continue;
+    out += format(
+        "\nLatency %s: GPU %.1f us, submit + wait %.1f us; Operator::record() %.3f us "
+        "(target < 5 us: %s)\n",
+        r.c.shapeText().c_str(), r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3,
+        r.recordNs < 5000 ? "met" : "MISSED");
+  }
+  out += "\nNotes:\n";
+  out +=
+      "  vkscan_us: median GPU time (timestamps); wall_us: host time around vkQueueSubmit +\n"
+      "    vkWaitForFences of the same command buffer (for in-place cases it includes the\n"
+      "    vkCmdCopyBuffer that restores the input before each run, which the GPU time "
+      "excludes).\n";
+  out += "  record_us: median CPU time of one Operator::record() into a command buffer.\n";
+  out +=
+      "  roof: the fastest copy kernel for the element size (table above) on the case's\n"
+      "    bytes; bda = device addresses in push constants (as vkscan's kernels), ssbo =\n"
+      "    storage buffers in a descriptor set, vec16 = 16 elements per invocation as 16-byte\n"
+      "    vectors, strided4 = 4 scalars strided by the workgroup size.\n";
+  if (anyNaiveNa) {
+    out +=
+        "  naive n/a: one invocation loops over the whole axis, and lavapipe silently stops\n"
+        "    an invocation after 65,535 loop iterations, so the naive kernel would return\n"
+        "    wrong sums for axes longer than 65,535; it is not run there.\n";
+  }
+  out +=
+      "  cpu: one thread, std::inclusive_scan (std::exclusive_scan) per line, strided\n"
+      "    iterators along non-contiguous axes; float16 accumulates in FP32.\n";
+  out +=
+      "  check: vkscan equals a canonical-order CPU reference bit for bit; naive and cpu\n"
+      "    floats lie within the serial-sum error bound (integers exactly); the roof copy\n"
+      "    equals its source.\n";
+  return out;
+}
+
+std::string formatCsv(const Report& report) {
+  std::string out = std::string(kCsvHeader) + "\n";
+  for (const CaseResult& r : report.cases) {
+    if (!r.ran) continue;
+    double ratio = r.roofNs > 0 && r.vkscanNs > 0 ? r.roofNs / r.vkscanNs : 0;
+    std::string naive = r.naiveNs < 0 ? "n/a" : format("%.4f", r.gbps(r.naiveNs));
+    out += format("%s,%s,%u,%s,%s,%.4f,%.4f,%.4f,%s,%.4f,%.2f\n", r.c.name.c_str(),
+                  r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
+                  r.c.flagsText().c_str(), r.gbps(r.vkscanNs), r.gbps(r.roofNs), ratio,
+                  naive.c_str(), r.gbps(r.cpuNs), r.vkscanNs / 1e3);
+  }
+  return out;
+}
+
+}  // namespace vkscan::bench

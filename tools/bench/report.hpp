@@ -1,0 +1,80 @@
+// What the benchmark measured, and its two renderings: the text report and
+// the CSV.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cases.hpp"
+
+namespace vkscan::bench {
+
+// One roof candidate measured at start-up.
+struct RoofVariant {
+  std::string name;  // "vec16 u32", "strided4 u64", "vec16 words"
+  uint32_t workgroupSize = 0;
+  uint32_t elementBytes = 0;  // the element size it stands in for
+  double gbps = 0;
+  bool chosen = false;
+};
+
+struct CaseResult {
+  Case c;
+  bool ran = false;        // false: skipped (error before timing)
+  std::string roofKernel;  // the variant used
+  double roofNs = 0;       // medians of GPU time
+  double vkscanNs = 0;
+  double vkscanWallNs = 0;  // submit + wait
+  double naiveNs = -1;      // < 0: n/a
+  double cpuNs = 0;
+  double recordNs = 0;  // CPU time of one Operator::record()
+  uint64_t scratchBytes = 0;
+  uint32_t dispatches = 0;
+  uint32_t repetitions = 0;
+  std::vector<std::string> failures;  // empty: every check passed
+
+  double gbps(double ns) const { return ns > 0 ? 2.0 * double(c.bytes()) / ns : 0; }
+};
+
+// First use of an operator on a fresh Device (lavapipe compiles at the first
+// dispatch, so that is where the cost shows).
+struct FirstUse {
+  double deviceMs = 0;          // Device constructor
+  double createMs = 0;          // first createOperator
+  double firstDispatchMs = 0;   // first submit + wait
+  double steadyDispatchMs = 0;  // second submit + wait
+  size_t cacheBytes = 0;        // pipelineCacheData() afterwards
+};
+
+struct PipelineReport {
+  std::string shape;
+  uint32_t pipelines = 0;
+  FirstUse cold;                // empty Mesa disk cache, no VkPipelineCache data
+  FirstUse warmVkCache;         // empty Mesa disk cache, pipelineCacheData of `cold`
+  FirstUse warmDiskCache;       // Mesa disk cache filled by `cold`, no VkPipelineCache data
+  double cacheHitMedianNs = 0;  // createOperator again on the same Device
+  double cacheHitMeanNs = 0;
+  uint32_t cacheHitCalls = 0;
+  bool diskCacheDisabled = false;  // MESA_SHADER_CACHE_DISABLE was set
+};
+
+struct Report {
+  std::string device;
+  std::string settings;
+  std::vector<RoofVariant> roofVariants;
+  uint64_t roofBytes = 0;
+  double transferGbps = 0;  // vkCmdCopyBuffer of roofBytes, for scale
+  PipelineReport pipeline;
+  bool pipelineMeasured = false;
+  std::vector<CaseResult> cases;
+};
+
+std::string formatText(const Report& report);
+std::string formatCsv(const Report& report);
+
+// The CSV header, exactly.
+inline const char* kCsvHeader =
+    "case,shape,axis,dtype,flags,vkscan_gbps,roof_gbps,ratio,naive_gbps,cpu_gbps,vkscan_us";
+
+}  // namespace vkscan::bench
