@@ -91,8 +91,9 @@ class Planner {
                                                " workgroups in one dispatch; vkscan supports up to " +
                                                std::to_string(UINT32_MAX));
     }
-    uint64_t x = std::min<uint64_t>(groups, limits_.maxWorkgroupCountX);
-    uint64_t y = ceilDiv(groups, x);
+    // Balanced, so that the grid's padding (idle workgroups) is under y.
+    uint64_t y = ceilDiv(groups, limits_.maxWorkgroupCountX);
+    uint64_t x = ceilDiv(groups, y);
     if (y > limits_.maxWorkgroupCountY) {
       throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) +
                                                " workgroups, more than the device's " +

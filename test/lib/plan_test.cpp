@@ -1,5 +1,10 @@
-// The dispatch plan, without a device.
+// The dispatch plan, without a device: a pure function of the descriptor
+// and the device's limits, checked for every subgroup size and limit class
+// vkscan may meet, on shapes up to 2^33 elements.
 #include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
 
 #include "plan.hpp"
 #include "problem.hpp"
@@ -7,12 +12,202 @@
 using namespace vkscan;
 using namespace vkscan::detail;
 
-TEST_CASE("plan: a short tensor is one dispatch without scratch") {
+namespace {
+
+CumulativeSummationDesc packed(DataType type, std::vector<uint32_t> sizes, uint32_t axis) {
   CumulativeSummationDesc desc;
-  desc.input = {DataType::Float32, {1, 1, 3, 4}, {}};
+  desc.input = {type, std::move(sizes), {}};
   desc.output = desc.input;
-  desc.axis = 3;
-  Plan plan = makePlan(normalize(desc), PlanLimits{}, tuningFor(false, 32, 1024));
+  desc.axis = axis;
+  return desc;
+}
+
+struct DeviceClass {
+  const char* name;
+  bool cpuLike;
+  uint32_t subgroupSize;
+  uint32_t maxInvocations;
+};
+
+const DeviceClass kDevices[] = {
+    {"lavapipe", true, 8, 1024},     {"lavapipe-4", true, 4, 1024},  {"single-lane", true, 1, 128},
+    {"mobile", false, 16, 128},      {"nvidia", false, 32, 1024},    {"amd", false, 64, 1024},
+    {"wide", false, 128, 1024},      {"tiny-gpu", false, 4, 128},
+};
+
+bool isScan(Stage stage) {
+  return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
+         stage == Stage::ChunkScanInterleaved;
+}
+
+// Invariants every plan must hold, whatever the device.
+void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
+                     const PlanLimits& limits) {
+  uint64_t elements = desc.input.elementCount();
+  size_t accSize = dataTypeSize(accumulationType(desc.input.dataType));
+  REQUIRE(!plan.dispatches.empty());
+  CHECK(isScan(plan.dispatches.back().pipeline.stage));
+  CHECK(plan.dispatches.back().out == BufferRole::Output);
+  // Scratch is O(elements / 16): every level shrinks the data 16-fold at least.
+  CHECK(plan.scratchBytes <= elements * accSize / 15 + 64 * plan.dispatches.size());
+  for (const Dispatch& d : plan.dispatches) {
+    const ScanParams& p = d.params;
+    std::string stage = stageName(d.pipeline.stage);
+    CAPTURE(stage);
+    CHECK(d.groupsX >= 1);
+    CHECK(d.groupsY >= 1);
+    CHECK(d.groupsX <= limits.maxWorkgroupCountX);
+    CHECK(d.groupsY <= limits.maxWorkgroupCountY);
+    CHECK(d.params.groupsX == d.groupsX);
+    CHECK(d.pipeline.workgroupSize >= 1);
+    CHECK(d.pipeline.workgroupSize <= limits.maxWorkgroupInvocations);
+    uint64_t groups = uint64_t{d.groupsX} * d.groupsY;
+    CHECK(groups * d.pipeline.workgroupSize <= UINT32_MAX + uint64_t{1});
+    CHECK(uint64_t{p.lineSize[0]} * p.lineSize[1] * p.lineSize[2] == p.lineCount);
+    bool rows = d.pipeline.stage == Stage::RowsScan || d.pipeline.stage == Stage::RowsReduce;
+    if (rows) {
+      CHECK((d.pipeline.workgroupSize == 16 || d.pipeline.workgroupSize == 256));
+      uint64_t linesPerGroup = d.pipeline.workgroupSize >> p.shape;
+      CHECK(linesPerGroup >= 1);
+      uint64_t tile = uint64_t{d.pipeline.workgroupSize} * 16;
+      if (p.chunksPerLine == 1) {
+        CHECK(p.axisLen <= tile);
+        CHECK((uint64_t{1} << p.shape) * 16 >= p.axisLen);
+        CHECK((groups - d.groupsY) * linesPerGroup < p.lineCount);  // idle: only grid padding
+        CHECK(groups * linesPerGroup >= p.lineCount);
+      } else {
+        CHECK(linesPerGroup == 1);
+        CHECK(groups >= uint64_t{p.lineCount} * p.chunksPerLine);
+        CHECK(uint64_t{p.chunksPerLine} * tile >= p.axisLen);
+      }
+    } else {
+      CHECK((p.shape >= 1 && p.shape <= 3));
+      uint64_t chunk = uint64_t{1} << (4 * p.shape);
+      CHECK(uint64_t{p.chunksPerLine} * chunk >= p.axisLen);
+      CHECK(uint64_t{p.chunksPerLine - 1} * chunk < p.axisLen);
+      CHECK(groups * d.pipeline.workgroupSize >= uint64_t{p.lineCount} * p.chunksPerLine);
+    }
+    if (d.hasAux) {
+      uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
+      if (d.pipeline.stage == Stage::ChunkScanInterleaved ||
+          d.pipeline.stage == Stage::ChunkReduceInterleaved) {
+        auxElements *= dataTypeSize(d.pipeline.type) == 8 ? 2 : 4;
+      }
+      CHECK(d.auxByteOffset % 16 == 0);
+      CHECK(d.auxByteOffset + auxElements * dataTypeSize(accumulationType(d.pipeline.type)) <=
+            plan.scratchBytes);
+    }
+  }
+}
+
+Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device) {
+  PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
+  return makePlan(normalize(desc), limits,
+                  tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations));
+}
+
+}  // namespace
+
+TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
+  const std::vector<std::pair<std::vector<uint32_t>, uint32_t>> shapes = {
+      {{1, 1, 3, 4}, 3},
+      {{1u << 24}, 0},
+      {{0xffffffffu}, 0},
+      {{2, 0x7fffffffu}, 1},
+      {{2, 0x7fffffffu}, 0},
+      {{1u << 17, 1u << 16}, 1},
+      {{1u << 17, 1u << 16}, 0},
+      {{1u << 16, 1u << 17}, 0},
+      {{1u << 30, 8}, 1},
+      {{8, 1u << 30}, 0},
+      {{64, 1u << 16, 4}, 1},
+      {{1u << 14, 8, 128}, 1},
+      {{2, 3, 5, 7, 11, 13, 17, 19}, 4},
+      {{4096, 4096}, 0},
+      {{33, 65537}, 1},
+      {{1, 1}, 1},
+  };
+  for (const DeviceClass& device : kDevices) {
+    for (const auto& [sizes, axis] : shapes) {
+      for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+        for (bool reverse : {false, true}) {
+          CumulativeSummationDesc desc = packed(type, sizes, axis);
+          desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
+          std::string shape;
+          for (uint32_t s : sizes) shape += std::to_string(s) + " ";
+          std::string deviceName = device.name;
+          CAPTURE(deviceName);
+          CAPTURE(shape);
+          CAPTURE(axis);
+          std::string typeName = dataTypeName(type);
+          CAPTURE(typeName);
+          PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
+          checkInvariants(desc, planFor(desc, device), limits);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("plan: [1,1,3,4] is one dispatch without scratch on every device") {
+  CumulativeSummationDesc desc = packed(DataType::Float32, {1, 1, 3, 4}, 3);
+  for (const DeviceClass& device : kDevices) {
+    std::string deviceName = device.name;
+    CAPTURE(deviceName);
+    Plan plan = planFor(desc, device);
+    CHECK(plan.dispatches.size() == 1);
+    CHECK(plan.scratchBytes == 0);
+  }
+}
+
+TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratch") {
+  CumulativeSummationDesc desc = packed(DataType::Float32, {1u << 24}, 0);
+  for (const DeviceClass& device : kDevices) {
+    std::string deviceName = device.name;
+    CAPTURE(deviceName);
+    Plan plan = planFor(desc, device);
+    CHECK(plan.dispatches.size() >= 3);
+    CHECK(plan.scratchBytes <= (1u << 24) * 4 / 16 + 1024);
+  }
+}
+
+TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
+  Plan plan = planFor(packed(DataType::Float32, {4096, 4096}, 1), kDevices[0]);
   CHECK(plan.dispatches.size() == 1);
-  CHECK(plan.scratchBytes == 0);
+  CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkScan);
+  CHECK(plan.dispatches[0].pipeline.vectorLoads);
+}
+
+TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves lines") {
+  Plan plan = planFor(packed(DataType::Float32, {4096, 4096}, 0), kDevices[0]);
+  CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
+  CHECK(plan.dispatches.back().params.lineCount == 1024);
+}
+
+TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
+  Plan plan = planFor(packed(DataType::Float32, {4096, 4096}, 1), kDevices[4]);
+  CHECK(plan.dispatches.back().pipeline.stage == Stage::RowsScan);
+  CHECK(plan.dispatches.back().pipeline.workgroupSize == 256);
+  Plan small = planFor(packed(DataType::Float32, {4096, 4096}, 1), kDevices[3]);
+  CHECK(small.dispatches.back().pipeline.workgroupSize == 16);
+}
+
+TEST_CASE("plan: more than three unmergeable dimensions become sequential pieces") {
+  CumulativeSummationDesc desc = packed(DataType::Float32, {2, 3, 2, 3, 5}, 4);
+  desc.input.strides = {1000, 300, 100, 30, 1};  // padded at every level
+  desc.output.strides = desc.input.strides;
+  Plan plan = planFor(desc, kDevices[0]);
+  CHECK(plan.dispatches.size() == 2);
+}
+
+TEST_CASE("plan: too many pieces is rejected, naming the strides") {
+  CumulativeSummationDesc desc = packed(DataType::Float32, {100, 100, 3, 3, 3, 5}, 5);
+  desc.input.strides = {1000000, 9000, 80, 20, 6, 1};
+  desc.output.strides = desc.input.strides;
+  try {
+    planFor(desc, kDevices[0]);
+    FAIL("planned 10000 pieces");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.field() == "input.strides");
+  }
 }
