@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <memory>
+#include <mutex>
 #include <random>
 
 #include "device_impl.hpp"
@@ -51,10 +54,13 @@ Device makeDevice(Profile profile) {
 }  // namespace
 
 Device& testDevice(Profile profile) {
-  static Device devices[] = {makeDevice(Profile::Native), makeDevice(Profile::GpuTuning),
-                             makeDevice(Profile::SmallWorkgroups),
-                             makeDevice(Profile::ManyPasses)};
-  return devices[static_cast<int>(profile)];
+  // Made on first use: ctest runs each test case in a process of its own.
+  static std::unique_ptr<Device> devices[std::size(kAllProfiles)];
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Device>& device = devices[static_cast<int>(profile)];
+  if (!device) device = std::make_unique<Device>(makeDevice(profile));
+  return *device;
 }
 
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
