@@ -41,7 +41,8 @@ Check checkSerial(const Case& c, const void* input, const void* expected, const 
 
 // Single-threaded std::inclusive_scan (std::exclusive_scan for exclusive
 // cases) along every line, through strided iterators where the axis is not
-// contiguous and reverse ones for the decreasing direction.
+// contiguous or the direction is decreasing. float16 accumulates in FP32, in
+// a serial loop with F16C conversions where the CPU has them.
 void cpuScan(const Case& c, const void* input, void* output);
 
 }  // namespace vkscan::bench

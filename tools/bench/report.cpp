@@ -125,7 +125,7 @@ std::string formatText(const Report& report) {
   }
   out +=
       "  cpu: one thread, std::inclusive_scan (std::exclusive_scan) per line, strided\n"
-      "    iterators along non-contiguous axes; float16 accumulates in FP32.\n";
+      "    iterators along non-contiguous axes; float16: FP32 sums, F16C conversions.\n";
   out +=
       "  check: vkscan equals a canonical-order CPU reference bit for bit; naive and cpu\n"
       "    floats lie within the serial-sum error bound (integers exactly); the roof copy\n"
