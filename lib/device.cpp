@@ -112,6 +112,8 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
   volkLoadInstanceOnly(instance);
   if (validating) {
     // The chained messenger covers instance creation only; this one the rest.
+    impl.destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
     VkResult result = vkCreateDebugUtilsMessengerEXT(instance, &messenger, nullptr, &impl.messenger);
     if (result != VK_SUCCESS) {
       vkDestroyInstance(instance, nullptr);
@@ -248,7 +250,7 @@ Device::Impl::~Impl() {
     if (ownsPipelineCache) vk.vkDestroyPipelineCache(device, vkPipelineCache, nullptr);
     if (ownsDevice) vk.vkDestroyDevice(device, nullptr);
   }
-  if (messenger != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  if (messenger != VK_NULL_HANDLE) destroyMessenger(instance, messenger, nullptr);
   if (ownsInstance && instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
 }
 

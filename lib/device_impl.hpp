@@ -37,6 +37,9 @@ struct Device::Impl {
   bool ownsPipelineCache = false;
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  // volk's instance-level pointers are process-wide and reloaded for every
+  // new instance; extension functions must come from this instance's own.
+  PFN_vkDestroyDebugUtilsMessengerEXT destroyMessenger = nullptr;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;

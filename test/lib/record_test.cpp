@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "device_buffer.hpp"
@@ -195,4 +196,19 @@ TEST_CASE("run() keeps the caller's bytes that the output does not cover") {
   test::testDevice().run(desc, input.data(), output.data());
   CHECK(output[2] == test::floatToHalf(6));
   CHECK(output[3] == 0xabcd);
+}
+
+TEST_CASE("a validated device outlives a later device made without validation") {
+  // Making the second device reloaded volk's process-wide instance pointers
+  // without the debug-utils extension; destroying the first then called a
+  // null vkDestroyDebugUtilsMessengerEXT.
+  DeviceOptions validated;
+  validated.enableValidation = true;
+  auto first = std::make_unique<Device>(validated);
+  auto second = std::make_unique<Device>();
+  std::vector<float> input(10, 1.0f), output(10);
+  CumulativeSummationDesc desc = packed(DataType::Float32, {10}, 0, false);
+  first->run(desc, input.data(), output.data());
+  CHECK_NOTHROW(first.reset());
+  CHECK_NOTHROW(second->run(desc, input.data(), output.data()));
 }

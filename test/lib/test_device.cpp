@@ -51,16 +51,23 @@ Device makeDevice(Profile profile) {
   return device;
 }
 
+// Made on first use (ctest runs each test case in a process of its own) and
+// destroyed by releaseTestDevices(), never by static destruction.
+std::unique_ptr<Device> devices[std::size(kAllProfiles)];
+std::mutex devicesMutex;
+
 }  // namespace
 
 Device& testDevice(Profile profile) {
-  // Made on first use: ctest runs each test case in a process of its own.
-  static std::unique_ptr<Device> devices[std::size(kAllProfiles)];
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(devicesMutex);
   std::unique_ptr<Device>& device = devices[static_cast<int>(profile)];
   if (!device) device = std::make_unique<Device>(makeDevice(profile));
   return *device;
+}
+
+void releaseTestDevices() {
+  std::lock_guard<std::mutex> lock(devicesMutex);
+  for (std::unique_ptr<Device>& device : devices) device.reset();
 }
 
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,

@@ -26,6 +26,11 @@ const char* profileName(Profile profile);
 
 Device& testDevice(Profile profile = Profile::Native);
 
+// Destroys the shared devices. Test mains call it after the run: at static
+// destruction the validation layer's own globals may already be gone, and
+// destroying a device then crashed inside the layer.
+void releaseTestDevices();
+
 // Runs desc through Device::run() on the profile's device. For in place the
 // input must be laid out exactly as the output.
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
