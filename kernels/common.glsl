@@ -131,21 +131,26 @@ void storeAcc(uint64_t base, uint64_t index, ACC_T value) {
 // division is scalar on many devices (every lane of lavapipe), so it is done
 // only for the dimensions that exist, once each (mod by multiply-subtract).
 void lineOffsets(uint line, out int64_t inOffset, out int64_t outOffset) {
+  // 64-bit multiplies are emulated on many CPUs' vector units, so terms of
+  // dimensions that do not exist are skipped (uniform branches).
+  inOffset = 0;
+  outOffset = 0;
   uint i0 = line;
-  uint i1 = 0u;
-  uint i2 = 0u;
   if (p.lineSize[1] > 1u || p.lineSize[2] > 1u) {
-    i1 = line / p.lineSize[0];
-    i0 = line - i1 * p.lineSize[0];
+    uint rest = line / p.lineSize[0];
+    i0 = line - rest * p.lineSize[0];
+    uint i1 = rest;
     if (p.lineSize[2] > 1u) {
-      i2 = i1 / p.lineSize[1];
-      i1 = i1 - i2 * p.lineSize[1];
+      uint i2 = rest / p.lineSize[1];
+      i1 = rest - i2 * p.lineSize[1];
+      inOffset += int64_t(i2) * p.inLineStride[2];
+      outOffset += int64_t(i2) * p.outLineStride[2];
     }
+    inOffset += int64_t(i1) * p.inLineStride[1];
+    outOffset += int64_t(i1) * p.outLineStride[1];
   }
-  inOffset = int64_t(i0) * p.inLineStride[0] + int64_t(i1) * p.inLineStride[1] +
-             int64_t(i2) * p.inLineStride[2];
-  outOffset = int64_t(i0) * p.outLineStride[0] + int64_t(i1) * p.outLineStride[1] +
-              int64_t(i2) * p.outLineStride[2];
+  inOffset += int64_t(i0) * p.inLineStride[0];
+  outOffset += int64_t(i0) * p.outLineStride[0];
 }
 
 uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * p.groupsX; }
