@@ -17,15 +17,29 @@
 // neighbouring totals.
 
 #ifdef VKSCAN_INTERLEAVED
+#if defined(VKSCAN_TYPE_F32)
+// 16 lines (64 bytes) per invocation: a strided walk on a CPU device is
+// bound by cache misses, and a wider row segment per step keeps more of
+// them in flight. mat4 addition is component-wise, which is all we use.
+#define LANE_N 16
+#define LANE_T mat4
+#define LANE_STORE_T mat4
+#define LANE_SPLAT(x) mat4(vec4(x), vec4(x), vec4(x), vec4(x))
+#elif VEC_N == 4
 #define LANE_N VEC_N
-#if VEC_N == 4
 #define LANE_T ACC_VEC4_T
+#define LANE_STORE_T VEC_T
+#define LANE_SPLAT(x) LANE_T(x)
 #else
+#define LANE_N VEC_N
 #define LANE_T ACC_VEC2_T
+#define LANE_STORE_T VEC_T
+#define LANE_SPLAT(x) LANE_T(x)
 #endif
 #else
 #define LANE_N 1
 #define LANE_T ACC_T
+#define LANE_SPLAT(x) ACC_T(x)
 #endif
 
 #if defined(VKSCAN_TYPE_F64)
@@ -42,11 +56,11 @@
 #define ACC_VEC4_T vec4
 #endif
 
-layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE * LANE_N) buffer LaneAccRef {
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer LaneAccRef {
   LANE_T v;
 };
 
-const LANE_T kLaneIdentity = LANE_T(kIdentity);
+const LANE_T kLaneIdentity = LANE_SPLAT(kIdentity);
 
 struct ChunkTask {
   bool valid;
@@ -81,9 +95,15 @@ ChunkTask chunkTask() {
   return task;
 }
 
+#ifdef VKSCAN_INTERLEAVED
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
+  LANE_STORE_T v;
+};
+#endif
+
 LANE_T loadLane(uint64_t base, int64_t element) {
 #ifdef VKSCAN_INTERLEAVED
-  return LANE_T(VecRef(elementAddress(base, element)).v);
+  return LANE_T(LaneRef(elementAddress(base, element)).v);
 #else
   return loadElement(base, element);
 #endif
@@ -91,7 +111,7 @@ LANE_T loadLane(uint64_t base, int64_t element) {
 
 void storeLane(uint64_t base, int64_t element, LANE_T value) {
 #ifdef VKSCAN_INTERLEAVED
-  VecRef(elementAddress(base, element)).v = VEC_T(value);
+  LaneRef(elementAddress(base, element)).v = LANE_STORE_T(value);
 #else
   storeElement(base, element, value);
 #endif

@@ -35,7 +35,7 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
       outValues[j] = x1 + s;
     }
   }
-  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_T(0);
+  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(0);
   storeChunkNode(task, k0, full, outValues);
   foldNode(walk.sums, node, s, lastNode);
 }

@@ -25,6 +25,11 @@ uint32_t log2Exact(uint64_t value) {
 // Elements per vector access in the rows kernels (16 bytes, or 8 for FLOAT16).
 int64_t vectorElements(DataType type) { return dataTypeSize(type) == 8 ? 2 : 4; }
 
+// Lines one interleaved invocation carries (kernels/chunk.glsl LANE_N).
+uint64_t interleavedLines(DataType type) {
+  return type == DataType::Float32 ? 16 : static_cast<uint64_t>(vectorElements(type));
+}
+
 bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
   // Backwards, a node's lowest address is its last traversal element's.
   return axisStride > 0 ? base % vector == 0 : (base + 1) % vector == 0;
@@ -124,7 +129,9 @@ class Planner {
     int64_t vector = vectorElements(p.type);
     if (p.lines.empty()) return false;
     const LineDim& inner = p.lines[0];
-    if (inner.inStride != 1 || inner.outStride != 1 || inner.size % vector != 0) return false;
+    if (inner.inStride != 1 || inner.outStride != 1 || inner.size % interleavedLines(p.type) != 0) {
+      return false;
+    }
     if (p.inAxisStride % vector != 0 || p.outAxisStride % vector != 0) return false;
     for (size_t i = 1; i < p.lines.size(); ++i) {
       if (p.lines[i].inStride % vector != 0 || p.lines[i].outStride % vector != 0) return false;
@@ -194,7 +201,7 @@ class Planner {
   void planChunks(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                   uint64_t outOffset, uint64_t scratchBase) {
     bool interleaved = linesInterleavable(p, inOffset, outOffset);
-    uint64_t lanes = interleaved ? static_cast<uint64_t>(vectorElements(p.type)) : 1;
+    uint64_t lanes = interleaved ? interleavedLines(p.type) : 1;
     uint64_t lines = p.lineCount();
     uint64_t invocationsPerChunk = lines / lanes;
     // One pass when a whole line per invocation keeps the device busy;

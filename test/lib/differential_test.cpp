@@ -112,6 +112,8 @@ TEST_CASE("every mode on rows, columns and short-line shapes") {
       checkAllModes(packed(type, {6000, 40}, 0), 14, profile);
       checkAllModes(packed(type, {3, 70, 5}, 1), 15, profile);
       checkAllModes(packed(type, {4, 33, 8}, 1), 16, profile);
+      checkAllModes(packed(type, {700, 48}, 0), 17, profile);  // 16-line interleaving
+      checkAllModes(packed(type, {3, 37, 64}, 1), 18, profile);
     }
   }
 }
