@@ -37,7 +37,7 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   tuning.chunkWorkgroupSize = chunk <= maxWorkgroupInvocations ? chunk : maxWorkgroupInvocations;
   // A CPU device needs a few invocations per SIMD lane of each core; a GPU
   // needs tens of thousands in flight.
-  tuning.chunkTargetInvocations = cpuLike ? 512 : (uint64_t{1} << 16);
+  tuning.chunkTargetInvocations = cpuLike ? 256 : (uint64_t{1} << 16);
   tuning.chunkSmallProblem = uint64_t{1} << 14;
   return tuning;
 }
