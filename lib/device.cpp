@@ -46,9 +46,10 @@ bool hasInstanceExtension(const char* layer, const char* name) {
   return false;
 }
 
-VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(
-    VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
-    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                   VkDebugUtilsMessageTypeFlagsEXT,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                   void* user) {
   auto* impl = static_cast<Device::Impl*>(user);
   impl->validationMessages.fetch_add(1);
   processValidationMessages.fetch_add(1);
@@ -74,10 +75,12 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
   // exactly what it must prove, so turn it on whenever validation is.
   const VkValidationFeatureEnableEXT enables[] = {
       VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-  auto features = detail::vkStruct<VkValidationFeaturesEXT>(VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT);
+  auto features =
+      detail::vkStruct<VkValidationFeaturesEXT>(VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT);
   features.enabledValidationFeatureCount = 1;
   features.pEnabledValidationFeatures = enables;
-  auto messenger = detail::vkStruct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+  auto messenger = detail::vkStruct<VkDebugUtilsMessengerCreateInfoEXT>(
+      VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
   messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
@@ -114,7 +117,8 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
     // The chained messenger covers instance creation only; this one the rest.
     impl.destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-    VkResult result = vkCreateDebugUtilsMessengerEXT(instance, &messenger, nullptr, &impl.messenger);
+    VkResult result =
+        vkCreateDebugUtilsMessengerEXT(instance, &messenger, nullptr, &impl.messenger);
     if (result != VK_SUCCESS) {
       vkDestroyInstance(instance, nullptr);
       detail::check(result, "vkCreateDebugUtilsMessengerEXT");
@@ -124,15 +128,22 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
 }
 
 DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
-  auto sizeControl = detail::vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
-  auto features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &sizeControl);
-  auto features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
-  auto features = detail::vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features11);
+  auto sizeControl = detail::vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+  auto features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &sizeControl);
+  auto features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
+  auto features = detail::vkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features11);
   vkGetPhysicalDeviceFeatures2(physical, &features);
 
-  auto driver = detail::vkStruct<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
-  auto subgroup = detail::vkStruct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &driver);
-  auto properties = detail::vkStruct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup);
+  auto driver = detail::vkStruct<VkPhysicalDeviceDriverProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
+  auto subgroup = detail::vkStruct<VkPhysicalDeviceSubgroupProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &driver);
+  auto properties = detail::vkStruct<VkPhysicalDeviceProperties2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup);
   vkGetPhysicalDeviceProperties2(physical, &properties);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
 
@@ -167,17 +178,21 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
 VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
                              const DeviceCapabilities& caps) {
   float priority = 1.0f;
-  auto queue = detail::vkStruct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  auto queue =
+      detail::vkStruct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
   queue.queueFamilyIndex = family;
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
 
-  auto features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
   features12.bufferDeviceAddress = VK_TRUE;
   features12.shaderFloat16 = caps.shaderFloat16;
-  auto features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
+  auto features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
   features11.storageBuffer16BitAccess = caps.storageBuffer16BitAccess;
-  auto features = detail::vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features11);
+  auto features = detail::vkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features11);
   features.features.shaderInt64 = VK_TRUE;
   features.features.shaderFloat64 = caps.shaderFloat64;
 
@@ -198,14 +213,15 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
                                   caps.maxComputeWorkGroupInvocations);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (impl.capabilities.maxPushConstantsSize < sizeof(detail::ScanParams)) {
-    throw Unsupported("the device allows " + std::to_string(impl.capabilities.maxPushConstantsSize) +
-                      " bytes of push constants; vkscan needs " +
-                      std::to_string(sizeof(detail::ScanParams)));
+    throw Unsupported(
+        "the device allows " + std::to_string(impl.capabilities.maxPushConstantsSize) +
+        " bytes of push constants; vkscan needs " + std::to_string(sizeof(detail::ScanParams)));
   }
   if (external != VK_NULL_HANDLE) {
     impl.vkPipelineCache = external;
   } else {
-    auto info = detail::vkStruct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+    auto info =
+        detail::vkStruct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
     info.initialDataSize = impl.options.pipelineCacheData.size();
     info.pInitialData = impl.options.pipelineCacheData.data();
     detail::check(impl.vk.vkCreatePipelineCache(impl.device, &info, nullptr, &impl.vkPipelineCache),
@@ -213,13 +229,14 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
     impl.ownsPipelineCache = true;
   }
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(detail::ScanParams)};
-  auto layout = detail::vkStruct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+  auto layout =
+      detail::vkStruct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   layout.pushConstantRangeCount = 1;
   layout.pPushConstantRanges = &range;
   detail::check(impl.vk.vkCreatePipelineLayout(impl.device, &layout, nullptr, &impl.pipelineLayout),
                 "vkCreatePipelineLayout");
-  impl.pipelines = std::make_unique<detail::PipelineCache>(impl.vk, impl.device,
-                                                           impl.vkPipelineCache, impl.pipelineLayout);
+  impl.pipelines = std::make_unique<detail::PipelineCache>(
+      impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout);
 }
 
 // Pretends features are absent (DeviceOptions::disableFloat64/16).
@@ -246,7 +263,8 @@ Device::Impl::~Impl() {
   }
   pipelines.reset();
   if (device != VK_NULL_HANDLE) {
-    if (pipelineLayout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
+    if (pipelineLayout != VK_NULL_HANDLE)
+      vk.vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
     if (ownsPipelineCache) vk.vkDestroyPipelineCache(device, vkPipelineCache, nullptr);
     if (ownsDevice) vk.vkDestroyDevice(device, nullptr);
   }
@@ -337,21 +355,38 @@ Device::~Device() = default;
 Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&&) noexcept = default;
 
-const DeviceCapabilities& Device::capabilities() const noexcept { return impl_->capabilities; }
-VkDevice Device::handle() const noexcept { return impl_->device; }
-VkPhysicalDevice Device::physicalDevice() const noexcept { return impl_->physicalDevice; }
-VkInstance Device::instance() const noexcept { return impl_->instance; }
-VkQueue Device::queue() const noexcept { return impl_->queue; }
-uint32_t Device::queueFamilyIndex() const noexcept { return impl_->queueFamilyIndex; }
+const DeviceCapabilities& Device::capabilities() const noexcept {
+  return impl_->capabilities;
+}
+VkDevice Device::handle() const noexcept {
+  return impl_->device;
+}
+VkPhysicalDevice Device::physicalDevice() const noexcept {
+  return impl_->physicalDevice;
+}
+VkInstance Device::instance() const noexcept {
+  return impl_->instance;
+}
+VkQueue Device::queue() const noexcept {
+  return impl_->queue;
+}
+uint32_t Device::queueFamilyIndex() const noexcept {
+  return impl_->queueFamilyIndex;
+}
 
-uint64_t Device::validationMessageCount() const noexcept { return impl_->validationMessages.load(); }
+uint64_t Device::validationMessageCount() const noexcept {
+  return impl_->validationMessages.load();
+}
 
-size_t Device::cachedPipelineCount() const noexcept { return impl_->pipelines->size(); }
+size_t Device::cachedPipelineCount() const noexcept {
+  return impl_->pipelines->size();
+}
 
 std::vector<uint8_t> Device::pipelineCacheData() const {
   size_t size = 0;
-  detail::check(impl_->vk.vkGetPipelineCacheData(impl_->device, impl_->vkPipelineCache, &size, nullptr),
-                "vkGetPipelineCacheData");
+  detail::check(
+      impl_->vk.vkGetPipelineCacheData(impl_->device, impl_->vkPipelineCache, &size, nullptr),
+      "vkGetPipelineCacheData");
   std::vector<uint8_t> data(size);
   detail::check(
       impl_->vk.vkGetPipelineCacheData(impl_->device, impl_->vkPipelineCache, &size, data.data()),

@@ -11,7 +11,8 @@ uint32_t hostVisibleMemoryType(const VkPhysicalDeviceMemoryProperties& memory, u
       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
   for (VkMemoryPropertyFlags wanted : preferences) {
     for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-      if ((allowed & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+      if ((allowed & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
+        return i;
     }
   }
   throw Unsupported("no host-visible, coherent memory type can hold a storage buffer");
@@ -46,7 +47,9 @@ DeviceBuffer::DeviceBuffer(const Device::Impl& device, VkDeviceSize size)
   }
 }
 
-DeviceBuffer::~DeviceBuffer() { release(); }
+DeviceBuffer::~DeviceBuffer() {
+  release();
+}
 
 void DeviceBuffer::release() noexcept {
   const VolkDeviceTable& vk = device_.vk;

@@ -49,8 +49,10 @@ bool isUsable(VkPhysicalDevice device) {
   vkGetPhysicalDeviceProperties(device, &properties);
   if (properties.apiVersion < VK_API_VERSION_1_2) return false;
   if (computeQueueFamily(device) == UINT32_MAX) return false;
-  auto features12 = vkStruct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-  auto features = vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features12);
+  auto features12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto features = vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                                      &features12);
   vkGetPhysicalDeviceFeatures2(device, &features);
   return features12.bufferDeviceAddress && features.features.shaderInt64;
 }
@@ -76,8 +78,9 @@ size_t selectPhysicalDevice(const std::vector<VkPhysicalDevice>& devices, int in
   for (size_t i = 0; i < devices.size(); ++i) {
     if (isUsable(devices[i])) return i;
   }
-  throw Unsupported("no Vulkan device has Vulkan 1.2, a compute queue, bufferDeviceAddress and "
-                    "shaderInt64");
+  throw Unsupported(
+      "no Vulkan device has Vulkan 1.2, a compute queue, bufferDeviceAddress and "
+      "shaderInt64");
 }
 
 }  // namespace vkscan::detail

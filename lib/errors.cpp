@@ -40,12 +40,15 @@ const char* vkResultName(VkResult result) noexcept {
 
 static std::string describeVulkanFailure(VkResult result, const std::string& call,
                                          const std::string& context) {
-  std::string text = call + " failed with " + vkResultName(result) + std::string(" (") + std::to_string(static_cast<int>(result)) + ")";
+  std::string text = call + " failed with " + vkResultName(result) + std::string(" (") +
+                     std::to_string(static_cast<int>(result)) + ")";
   if (!context.empty()) text += " (" + context + ")";
   return text;
 }
 
 VulkanError::VulkanError(VkResult result, std::string call, const std::string& context)
-    : Error(describeVulkanFailure(result, call, context)), result_(result), call_(std::move(call)) {}
+    : Error(describeVulkanFailure(result, call, context)),
+      result_(result),
+      call_(std::move(call)) {}
 
 }  // namespace vkscan

@@ -41,7 +41,8 @@ bool sameLayout(const TensorDesc& a, const TensorDesc& b) {
 
 VkDeviceAddress addressOf(const Device::Impl& device, const BufferBinding& binding) {
   if (binding.buffer == VK_NULL_HANDLE) return 0;
-  auto info = detail::vkStruct<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+  auto info =
+      detail::vkStruct<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
   info.buffer = binding.buffer;
   return device.vk.vkGetBufferDeviceAddress(device.device, &info) + binding.offset;
 }
@@ -68,9 +69,13 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
 
 Operator::Operator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-const CumulativeSummationDesc& Operator::desc() const noexcept { return impl_->desc; }
+const CumulativeSummationDesc& Operator::desc() const noexcept {
+  return impl_->desc;
+}
 
-VkDeviceSize Operator::scratchSize() const noexcept { return impl_->plan.scratchBytes; }
+VkDeviceSize Operator::scratchSize() const noexcept {
+  return impl_->plan.scratchBytes;
+}
 
 uint32_t Operator::dispatchCount() const noexcept {
   return static_cast<uint32_t>(impl_->plan.dispatches.size());

@@ -58,7 +58,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
     try {
       for (size_t i = 0; i < missing.size(); ++i) {
         KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type);
-        auto moduleInfo = vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+        auto moduleInfo =
+            vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
         moduleInfo.codeSize = binary.words * sizeof(uint32_t);
         moduleInfo.pCode = binary.code;
         check(vk_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &modules[i]),

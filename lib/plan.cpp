@@ -4,7 +4,6 @@
 #include <string>
 #include <tuple>
 
-
 namespace vkscan::detail {
 namespace {
 
@@ -13,8 +12,12 @@ constexpr uint64_t kMaxLinesPerDispatch = uint64_t{1} << 31;
 constexpr uint64_t kMaxPieces = 4096;
 constexpr uint64_t kScratchAlignment = 16;
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t alignUp(uint64_t a, uint64_t b) { return ceilDiv(a, b) * b; }
+uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
+uint64_t alignUp(uint64_t a, uint64_t b) {
+  return ceilDiv(a, b) * b;
+}
 
 uint32_t log2Exact(uint64_t value) {
   uint32_t log = 0;
@@ -23,7 +26,9 @@ uint32_t log2Exact(uint64_t value) {
 }
 
 // Elements per vector access in the rows kernels (16 bytes, or 8 for FLOAT16).
-int64_t vectorElements(DataType type) { return dataTypeSize(type) == 8 ? 2 : 4; }
+int64_t vectorElements(DataType type) {
+  return dataTypeSize(type) == 8 ? 2 : 4;
+}
 
 // Lines one interleaved invocation carries (kernels/chunk.glsl LANE_N).
 uint64_t interleavedLines(DataType type) {
@@ -92,9 +97,10 @@ class Planner {
 
   void emit(Dispatch d, uint64_t groups) {
     if (groups == 0 || groups > UINT32_MAX) {
-      throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) +
-                                               " workgroups in one dispatch; vkscan supports up to " +
-                                               std::to_string(UINT32_MAX));
+      throw InvalidArgument("input.sizes",
+                            "needs " + std::to_string(groups) +
+                                " workgroups in one dispatch; vkscan supports up to " +
+                                std::to_string(UINT32_MAX));
     }
     // Balanced, so that the grid's padding (idle workgroups) is under y.
     uint64_t y = ceilDiv(groups, limits_.maxWorkgroupCountX);
@@ -175,8 +181,8 @@ class Planner {
       return;
     }
     uint64_t chunks = ceilDiv(p.axisLen, tile);
-    uint64_t auxBytes = alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)),
-                                kScratchAlignment);
+    uint64_t auxBytes =
+        alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)), kScratchAlignment);
     plan_.scratchBytes = std::max(plan_.scratchBytes, scratchBase + auxBytes);
 
     Dispatch reduce = makeDispatch(Stage::RowsReduce, p, in, inOffset, BufferRole::None, 0);
@@ -187,8 +193,8 @@ class Planner {
     setAux(reduce, scratchBase);
     emit(reduce, lines * chunks);
 
-    Problem carries = carryProblem(p, chunks, 1,
-                                   {lines, static_cast<int64_t>(chunks), static_cast<int64_t>(chunks)});
+    Problem carries = carryProblem(
+        p, chunks, 1, {lines, static_cast<int64_t>(chunks), static_cast<int64_t>(chunks)});
     planPiece(carries, BufferRole::Scratch, scratchBase, BufferRole::Scratch, scratchBase,
               scratchBase + auxBytes);
 
@@ -245,8 +251,8 @@ class Planner {
       emit(scan, groups);
       return;
     }
-    uint64_t auxBytes = alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)),
-                                kScratchAlignment);
+    uint64_t auxBytes =
+        alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)), kScratchAlignment);
     plan_.scratchBytes = std::max(plan_.scratchBytes, scratchBase + auxBytes);
 
     Dispatch reduce =
@@ -346,8 +352,8 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tu
   Plan plan;
   if (problem.empty) return plan;
   if (problem.axisLen > UINT32_MAX) {
-    throw InvalidArgument("input.sizes", "axis length " + std::to_string(problem.axisLen) +
-                                             " exceeds 2^32 - 1");
+    throw InvalidArgument("input.sizes",
+                          "axis length " + std::to_string(problem.axisLen) + " exceeds 2^32 - 1");
   }
   uint64_t pieces = pieceCount(problem);
   if (pieces > kMaxPieces) {

@@ -14,13 +14,14 @@ std::string join(const std::vector<uint32_t>& values) {
 
 void checkTensor(const TensorDesc& tensor, const std::string& name) {
   if (static_cast<uint32_t>(tensor.dataType) > static_cast<uint32_t>(DataType::Float64)) {
-    throw InvalidArgument(name + ".dataType", "unknown value " +
-                                                  std::to_string(static_cast<uint32_t>(tensor.dataType)));
+    throw InvalidArgument(
+        name + ".dataType",
+        "unknown value " + std::to_string(static_cast<uint32_t>(tensor.dataType)));
   }
   size_t rank = tensor.sizes.size();
   if (rank < 1 || rank > kMaxDimensions) {
-    throw InvalidArgument(name + ".sizes", "has " + std::to_string(rank) +
-                                               " dimensions; vkscan supports 1 to 8");
+    throw InvalidArgument(name + ".sizes",
+                          "has " + std::to_string(rank) + " dimensions; vkscan supports 1 to 8");
   }
   if (!tensor.strides.empty() && tensor.strides.size() != rank) {
     throw InvalidArgument(name + ".strides", "has " + std::to_string(tensor.strides.size()) +
@@ -110,14 +111,14 @@ Problem normalize(const CumulativeSummationDesc& desc) {
     }
   }
   if (desc.axis >= in.sizes.size()) {
-    throw InvalidArgument("axis", "is " + std::to_string(desc.axis) +
-                                      " but the tensors have " + std::to_string(in.sizes.size()) +
-                                      " dimensions");
+    throw InvalidArgument("axis", "is " + std::to_string(desc.axis) + " but the tensors have " +
+                                      std::to_string(in.sizes.size()) + " dimensions");
   }
   if (desc.axisDirection != AxisDirection::Increasing &&
       desc.axisDirection != AxisDirection::Decreasing) {
-    throw InvalidArgument("axisDirection",
-                          "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
+    throw InvalidArgument(
+        "axisDirection",
+        "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
   }
   if (out.elementCount() > 0) checkOutputDoesNotOverlapItself(out);
 
@@ -142,7 +143,8 @@ Problem normalize(const CumulativeSummationDesc& desc) {
 
   std::vector<LineDim> dims;
   for (size_t d = 0; d < in.sizes.size(); ++d) {
-    if (d != desc.axis && in.sizes[d] > 1) dims.push_back({in.sizes[d], inStrides[d], outStrides[d]});
+    if (d != desc.axis && in.sizes[d] > 1)
+      dims.push_back({in.sizes[d], inStrides[d], outStrides[d]});
   }
   std::stable_sort(dims.begin(), dims.end(), [](const LineDim& a, const LineDim& b) {
     return a.inStride != b.inStride ? a.inStride < b.inStride : a.outStride < b.outStride;

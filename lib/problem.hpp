@@ -3,10 +3,9 @@
 // line dimensions, walked in traversal order.
 #pragma once
 
-#include <vkscan/vkscan.hpp>
-
 #include <cstdint>
 #include <vector>
+#include <vkscan/vkscan.hpp>
 
 namespace vkscan::detail {
 

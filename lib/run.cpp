@@ -18,12 +18,14 @@ class Submission {
   explicit Submission(const Device::Impl& device) : device_(device) {
     const VolkDeviceTable& vk = device.vk;
     try {
-      auto pool = detail::vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+      auto pool =
+          detail::vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
       pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
       pool.queueFamilyIndex = device.queueFamilyIndex;
       detail::check(vk.vkCreateCommandPool(device.device, &pool, nullptr, &pool_),
                     "vkCreateCommandPool");
-      auto allocate = detail::vkStruct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+      auto allocate = detail::vkStruct<VkCommandBufferAllocateInfo>(
+          VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
       allocate.commandPool = pool_;
       allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
       allocate.commandBufferCount = 1;
@@ -43,7 +45,8 @@ class Submission {
   VkCommandBuffer commandBuffer() const { return commandBuffer_; }
 
   void begin() {
-    auto begin = detail::vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    auto begin =
+        detail::vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     detail::check(device_.vk.vkBeginCommandBuffer(commandBuffer_, &begin), "vkBeginCommandBuffer");
   }
@@ -139,7 +142,8 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
     }
   }
   std::unique_ptr<detail::DeviceBuffer> scratch;
-  if (op.scratchSize() > 0) scratch = std::make_unique<detail::DeviceBuffer>(*impl_, op.scratchSize());
+  if (op.scratchSize() > 0)
+    scratch = std::make_unique<detail::DeviceBuffer>(*impl_, op.scratchSize());
 
   auto submission = std::make_unique<Submission>(*impl_);
   submission->begin();
@@ -159,9 +163,9 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
       std::lock_guard<std::mutex> lock(impl_->abandonedMutex);
       impl_->abandoned.push_back(std::move(work));
     }
-    throw VulkanError(VK_TIMEOUT, "vkWaitForFences",
-                      "the scan did not finish within " +
-                          std::to_string(impl_->options.timeoutNs) + " ns");
+    throw VulkanError(
+        VK_TIMEOUT, "vkWaitForFences",
+        "the scan did not finish within " + std::to_string(impl_->options.timeoutNs) + " ns");
   }
   std::memcpy(output, inPlace ? in->mapped() : out->mapped(), outBytes);
 }

@@ -375,8 +375,8 @@ class VKSCAN_API Operator {
   //
   // Throws InvalidArgument naming the binding at fault (null buffer, size too
   // small, misaligned offset, partial overlap) before anything is recorded.
-  void record(VkCommandBuffer commandBuffer, const BufferBinding& input, const BufferBinding& output,
-              const BufferBinding& scratch = {}) const;
+  void record(VkCommandBuffer commandBuffer, const BufferBinding& input,
+              const BufferBinding& output, const BufferBinding& scratch = {}) const;
 
   struct Impl;
 

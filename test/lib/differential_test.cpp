@@ -15,7 +15,7 @@ using namespace vkscan;
 
 namespace {
 
-const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
                            DataType::Int64,   DataType::UInt64,  DataType::Float64};
 
 std::string describe(const CumulativeSummationDesc& desc, bool inPlace) {
@@ -88,9 +88,9 @@ void checkAllModes(CumulativeSummationDesc desc, uint64_t seed,
 }  // namespace
 
 TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, every type") {
-  const uint32_t lengths[] = {1,   2,   3,   4,   5,   7,   8,    9,    15,   16,   17,   31,
-                              32,  33,  127, 128, 129, 255, 256,  257,  1023, 4095, 4096, 4097,
-                              8191, 65535, 65536, 65537};
+  const uint32_t lengths[] = {1,    2,    3,    4,    5,    7,     8,     9,    15,  16,
+                              17,   31,   32,   33,   127,  128,   129,   255,  256, 257,
+                              1023, 4095, 4096, 4097, 8191, 65535, 65536, 65537};
   for (test::Profile profile : test::kAllProfiles) {
     for (DataType type : kTypes) {
       for (uint32_t n : lengths) {

@@ -1,12 +1,13 @@
 // The dispatch plan, without a device: a pure function of the descriptor
 // and the device's limits, checked for every subgroup size and limit class
 // vkscan may meet, on shapes up to 2^33 elements.
+#include "plan.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
 #include "problem.hpp"
 
 using namespace vkscan;
@@ -30,9 +31,9 @@ struct DeviceClass {
 };
 
 const DeviceClass kDevices[] = {
-    {"lavapipe", true, 8, 1024},     {"lavapipe-4", true, 4, 1024},  {"single-lane", true, 1, 128},
-    {"mobile", false, 16, 128},      {"nvidia", false, 32, 1024},    {"amd", false, 64, 1024},
-    {"wide", false, 128, 1024},      {"tiny-gpu", false, 4, 128},
+    {"lavapipe", true, 8, 1024}, {"lavapipe-4", true, 4, 1024}, {"single-lane", true, 1, 128},
+    {"mobile", false, 16, 128},  {"nvidia", false, 32, 1024},   {"amd", false, 64, 1024},
+    {"wide", false, 128, 1024},  {"tiny-gpu", false, 4, 128},
 };
 
 bool isScan(Stage stage) {

@@ -20,7 +20,8 @@ namespace {
 class OneShot {
  public:
   explicit OneShot(Device::Impl& device) : device_(device) {
-    auto pool = detail::vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    auto pool =
+        detail::vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
     pool.queueFamilyIndex = device.queueFamilyIndex;
     detail::check(device.vk.vkCreateCommandPool(device.device, &pool, nullptr, &pool_), "pool");
     auto allocate = detail::vkStruct<VkCommandBufferAllocateInfo>(

@@ -99,7 +99,8 @@ void scanTensor(const CumulativeSummationDesc& desc, const std::vector<uint8_t>&
     for (uint32_t k = 0; k < n; ++k) {
       uint64_t i = reverse ? n - 1 - k : k;
       Stored value;
-      std::memcpy(&value, &input[(inBase + i * inStrides[desc.axis]) * sizeof(Stored)], sizeof(Stored));
+      std::memcpy(&value, &input[(inBase + i * inStrides[desc.axis]) * sizeof(Stored)],
+                  sizeof(Stored));
       line[k] = load(value);
     }
     std::vector<Acc> scanned = canonicalScan(line, desc.hasExclusiveSum);

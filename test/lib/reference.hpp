@@ -3,10 +3,9 @@
 // of the tree, one after another), sharing no code with the library.
 #pragma once
 
-#include <vkscan/vkscan.hpp>
-
 #include <cstdint>
 #include <vector>
+#include <vkscan/vkscan.hpp>
 
 namespace vkscan::test {
 

@@ -4,10 +4,9 @@
 // stays 0.
 #pragma once
 
-#include <vkscan/vkscan.hpp>
-
 #include <cstdint>
 #include <vector>
+#include <vkscan/vkscan.hpp>
 
 namespace vkscan::test {
 
