@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "descriptors.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
 
@@ -17,19 +18,6 @@ namespace {
 
 const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
                            DataType::Int64,   DataType::UInt64,  DataType::Float64};
-
-std::string describe(const CumulativeSummationDesc& desc, bool inPlace) {
-  auto list = [](const std::vector<uint32_t>& v) {
-    std::string s = "{";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-    return s + "}";
-  };
-  return std::string(dataTypeName(desc.input.dataType)) + " sizes=" + list(desc.input.sizes) +
-         " inStrides=" + list(desc.input.strides) + " outStrides=" + list(desc.output.strides) +
-         " axis=" + std::to_string(desc.axis) +
-         (desc.axisDirection == AxisDirection::Decreasing ? " decreasing" : " increasing") +
-         (desc.hasExclusiveSum ? " exclusive" : " inclusive") + (inPlace ? " in-place" : "");
-}
 
 // Index of the first differing element, or -1.
 int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
@@ -46,7 +34,8 @@ int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t
 // the output buffer (gaps of strided outputs included).
 void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, uint64_t seed,
                            test::Profile profile = test::Profile::Native) {
-  std::string what = describe(desc, inPlace) + " profile=" + test::profileName(profile);
+  std::string what = test::describe(desc) + (inPlace ? " in-place" : "") +
+                     " profile=" + test::profileName(profile);
   CAPTURE(what);
   CAPTURE(seed);
   size_t elementSize = dataTypeSize(desc.input.dataType);
@@ -62,14 +51,6 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
   int64_t difference = firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
   CHECK(difference == -1);
-}
-
-CumulativeSummationDesc packed(DataType type, std::vector<uint32_t> sizes, uint32_t axis) {
-  CumulativeSummationDesc desc;
-  desc.input = {type, std::move(sizes), {}};
-  desc.output = desc.input;
-  desc.axis = axis;
-  return desc;
 }
 
 // Every direction x exclusive combination, in place and not.
@@ -94,7 +75,7 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
   for (test::Profile profile : test::kAllProfiles) {
     for (DataType type : kTypes) {
       for (uint32_t n : lengths) {
-        CumulativeSummationDesc desc = packed(type, {n}, 0);
+        CumulativeSummationDesc desc = test::packedDesc(type, {n}, 0);
         desc.hasExclusiveSum = n % 2 == 0;
         desc.axisDirection = n % 3 == 0 ? AxisDirection::Decreasing : AxisDirection::Increasing;
         checkAgainstReference(desc, n % 5 == 0, n, profile);
@@ -106,25 +87,29 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
 TEST_CASE("every mode on rows, columns and short-line shapes") {
   for (test::Profile profile : test::kAllProfiles) {
     for (DataType type : kTypes) {
-      checkAllModes(packed(type, {37, 300}, 1), 11, profile);
-      checkAllModes(packed(type, {300, 37}, 0), 12, profile);
-      checkAllModes(packed(type, {5, 6000}, 1), 13, profile);
-      checkAllModes(packed(type, {6000, 40}, 0), 14, profile);
-      checkAllModes(packed(type, {3, 70, 5}, 1), 15, profile);
-      checkAllModes(packed(type, {4, 33, 8}, 1), 16, profile);
-      checkAllModes(packed(type, {700, 48}, 0), 17, profile);  // 16-line interleaving
-      checkAllModes(packed(type, {3, 37, 64}, 1), 18, profile);
+      checkAllModes(test::packedDesc(type, {37, 300}, 1), 11, profile);
+      checkAllModes(test::packedDesc(type, {300, 37}, 0), 12, profile);
+      checkAllModes(test::packedDesc(type, {5, 6000}, 1), 13, profile);
+      checkAllModes(test::packedDesc(type, {6000, 40}, 0), 14, profile);
+      checkAllModes(test::packedDesc(type, {3, 70, 5}, 1), 15, profile);
+      checkAllModes(test::packedDesc(type, {4, 33, 8}, 1), 16, profile);
+      checkAllModes(test::packedDesc(type, {700, 48}, 0), 17, profile);  // 16-line interleaving
+      checkAllModes(test::packedDesc(type, {3, 37, 64}, 1), 18, profile);
     }
   }
 }
 
 TEST_CASE("long axes: multi-level carries in rows and columns") {
   for (test::Profile profile : test::kAllProfiles) {
-    checkAllModes(packed(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
-    checkAgainstReference(packed(DataType::Float16, {(1u << 18) + 1}, 0), false, 22, profile);
-    checkAgainstReference(packed(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23, profile);
-    checkAgainstReference(packed(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24, profile);
-    checkAgainstReference(packed(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true, 25, profile);
+    checkAllModes(test::packedDesc(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
+    checkAgainstReference(test::packedDesc(DataType::Float16, {(1u << 18) + 1}, 0), false, 22,
+                          profile);
+    checkAgainstReference(test::packedDesc(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23,
+                          profile);
+    checkAgainstReference(test::packedDesc(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24,
+                          profile);
+    checkAgainstReference(test::packedDesc(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true, 25,
+                          profile);
   }
 }
 

@@ -8,20 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "descriptors.hpp"
 #include "problem.hpp"
 
 using namespace vkscan;
 using namespace vkscan::detail;
 
 namespace {
-
-CumulativeSummationDesc packed(DataType type, std::vector<uint32_t> sizes, uint32_t axis) {
-  CumulativeSummationDesc desc;
-  desc.input = {type, std::move(sizes), {}};
-  desc.output = desc.input;
-  desc.axis = axis;
-  return desc;
-}
 
 struct DeviceClass {
   const char* name;
@@ -132,7 +125,7 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
     for (const auto& [sizes, axis] : shapes) {
       for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
         for (bool reverse : {false, true}) {
-          CumulativeSummationDesc desc = packed(type, sizes, axis);
+          CumulativeSummationDesc desc = vkscan::test::packedDesc(type, sizes, axis);
           desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
           std::string shape;
           for (uint32_t s : sizes) shape += std::to_string(s) + " ";
@@ -151,7 +144,7 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
 }
 
 TEST_CASE("plan: [1,1,3,4] is one dispatch without scratch on every device") {
-  CumulativeSummationDesc desc = packed(DataType::Float32, {1, 1, 3, 4}, 3);
+  CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {1, 1, 3, 4}, 3);
   for (const DeviceClass& device : kDevices) {
     std::string deviceName = device.name;
     CAPTURE(deviceName);
@@ -162,7 +155,7 @@ TEST_CASE("plan: [1,1,3,4] is one dispatch without scratch on every device") {
 }
 
 TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratch") {
-  CumulativeSummationDesc desc = packed(DataType::Float32, {1u << 24}, 0);
+  CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {1u << 24}, 0);
   for (const DeviceClass& device : kDevices) {
     std::string deviceName = device.name;
     CAPTURE(deviceName);
@@ -173,28 +166,28 @@ TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratc
 }
 
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
-  Plan plan = planFor(packed(DataType::Float32, {4096, 4096}, 1), kDevices[0]);
+  Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[0]);
   CHECK(plan.dispatches.size() == 1);
   CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkScan);
   CHECK(plan.dispatches[0].pipeline.vectorLoads);
 }
 
 TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves lines") {
-  Plan plan = planFor(packed(DataType::Float32, {4096, 4096}, 0), kDevices[0]);
+  Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[0]);
   CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
   CHECK(plan.dispatches.back().params.lineCount == 4096 / 16);  // 16 FLOAT32 lines each
 }
 
 TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
-  Plan plan = planFor(packed(DataType::Float32, {4096, 4096}, 1), kDevices[4]);
+  Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[4]);
   CHECK(plan.dispatches.back().pipeline.stage == Stage::RowsScan);
   CHECK(plan.dispatches.back().pipeline.workgroupSize == 256);
-  Plan small = planFor(packed(DataType::Float32, {4096, 4096}, 1), kDevices[3]);
+  Plan small = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[3]);
   CHECK(small.dispatches.back().pipeline.workgroupSize == 16);
 }
 
 TEST_CASE("plan: more than three unmergeable dimensions become sequential pieces") {
-  CumulativeSummationDesc desc = packed(DataType::Float32, {2, 3, 2, 3, 5}, 4);
+  CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {2, 3, 2, 3, 5}, 4);
   desc.input.strides = {1000, 300, 100, 30, 1};  // padded at every level
   desc.output.strides = desc.input.strides;
   Plan plan = planFor(desc, kDevices[0]);
@@ -202,7 +195,8 @@ TEST_CASE("plan: more than three unmergeable dimensions become sequential pieces
 }
 
 TEST_CASE("plan: too many pieces is rejected, naming the strides") {
-  CumulativeSummationDesc desc = packed(DataType::Float32, {100, 100, 3, 3, 3, 5}, 5);
+  CumulativeSummationDesc desc =
+      vkscan::test::packedDesc(DataType::Float32, {100, 100, 3, 3, 3, 5}, 5);
   desc.input.strides = {1000000, 9000, 80, 20, 6, 1};
   desc.output.strides = desc.input.strides;
   try {

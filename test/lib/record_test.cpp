@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "descriptors.hpp"
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
 #include "reference.hpp"
@@ -71,16 +72,6 @@ class OneShot {
   VkCommandBuffer commandBuffer_ = VK_NULL_HANDLE;
 };
 
-CumulativeSummationDesc packed(DataType type, std::vector<uint32_t> sizes, uint32_t axis,
-                               bool exclusive) {
-  CumulativeSummationDesc desc;
-  desc.input = {type, std::move(sizes), {}};
-  desc.output = desc.input;
-  desc.axis = axis;
-  desc.hasExclusiveSum = exclusive;
-  return desc;
-}
-
 std::vector<uint8_t> expectedOf(const CumulativeSummationDesc& desc,
                                 const std::vector<uint8_t>& input) {
   std::vector<uint8_t> expected(desc.output.totalBytes());
@@ -93,8 +84,8 @@ std::vector<uint8_t> expectedOf(const CumulativeSummationDesc& desc,
 TEST_CASE("record: two operators in one command buffer, at offsets, sharing scratch") {
   Device& device = test::testDevice();
   Device::Impl& impl = detail::DeviceAccess::impl(device);
-  CumulativeSummationDesc first = packed(DataType::Float32, {3, 50000}, 1, false);
-  CumulativeSummationDesc second = packed(DataType::Float32, {50000, 3}, 0, true);
+  CumulativeSummationDesc first = test::packedDesc(DataType::Float32, {3, 50000}, 1, false);
+  CumulativeSummationDesc second = test::packedDesc(DataType::Float32, {50000, 3}, 0, true);
   second.input.sizes = {3, 50000};
   second.output.sizes = second.input.sizes;
   second.axis = 1;
@@ -134,7 +125,7 @@ TEST_CASE("record: in place, output bound to the input's range") {
   Device& device = test::testDevice();
   Device::Impl& impl = detail::DeviceAccess::impl(device);
   for (DataType type : {DataType::Float16, DataType::Int64}) {
-    CumulativeSummationDesc desc = packed(type, {70001}, 0, true);
+    CumulativeSummationDesc desc = test::packedDesc(type, {70001}, 0, true);
     Operator op = device.createOperator(desc);
     uint64_t bytes = desc.input.totalBytes();
     detail::DeviceBuffer buffer(impl, bytes);
@@ -154,7 +145,7 @@ TEST_CASE("record: in place, output bound to the input's range") {
 
 TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
   Device device;
-  CumulativeSummationDesc desc = packed(DataType::Int32, {40, 40}, 1, false);
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {40, 40}, 1, false);
   Operator first = device.createOperator(desc);
   size_t afterFirst = device.cachedPipelineCount();
   CHECK(afterFirst == first.dispatchCount());
@@ -171,14 +162,14 @@ TEST_CASE("pipeline cache: data saved from one device warm-starts another") {
   std::vector<uint8_t> data;
   {
     Device device;
-    device.createOperator(packed(DataType::Float32, {100}, 0, false));
+    device.createOperator(test::packedDesc(DataType::Float32, {100}, 0, false));
     data = device.pipelineCacheData();
   }
   CHECK(!data.empty());
   DeviceOptions options;
   options.pipelineCacheData = data;
   Device warm(options);
-  CumulativeSummationDesc desc = packed(DataType::Float32, {100}, 0, false);
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {100}, 0, false);
   std::vector<float> input(100, 1.0f), output(100);
   warm.run(desc, input.data(), output.data());
   CHECK(output[99] == 100.0f);
@@ -190,7 +181,7 @@ TEST_CASE("pipeline cache: data saved from one device warm-starts another") {
 TEST_CASE("run() keeps the caller's bytes that the output does not cover") {
   // An odd count of FLOAT16 leaves two bytes of padding to a multiple of 4,
   // which run() used to overwrite.
-  CumulativeSummationDesc desc = packed(DataType::Float16, {3}, 0, false);
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float16, {3}, 0, false);
   std::vector<uint16_t> input = {test::floatToHalf(1), test::floatToHalf(2), test::floatToHalf(3),
                                  0};
   std::vector<uint16_t> output = {0, 0, 0, 0xabcd};
@@ -208,7 +199,7 @@ TEST_CASE("a validated device outlives a later device made without validation") 
   auto first = std::make_unique<Device>(validated);
   auto second = std::make_unique<Device>();
   std::vector<float> input(10, 1.0f), output(10);
-  CumulativeSummationDesc desc = packed(DataType::Float32, {10}, 0, false);
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {10}, 0, false);
   first->run(desc, input.data(), output.data());
   CHECK_NOTHROW(first.reset());
   CHECK_NOTHROW(second->run(desc, input.data(), output.data()));

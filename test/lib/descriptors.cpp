@@ -1,0 +1,31 @@
+#include "descriptors.hpp"
+
+namespace vkscan::test {
+
+CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, uint32_t axis,
+                                   bool exclusive, AxisDirection direction) {
+  CumulativeSummationDesc desc;
+  desc.input = {type, std::move(sizes), {}};
+  desc.output = desc.input;
+  desc.axis = axis;
+  desc.hasExclusiveSum = exclusive;
+  desc.axisDirection = direction;
+  return desc;
+}
+
+std::string describe(const CumulativeSummationDesc& desc) {
+  auto list = [](const std::vector<uint32_t>& values) {
+    std::string text = "{";
+    for (size_t i = 0; i < values.size(); ++i) {
+      text += (i ? "," : "") + std::to_string(values[i]);
+    }
+    return text + "}";
+  };
+  return std::string(dataTypeName(desc.input.dataType)) + " sizes=" + list(desc.input.sizes) +
+         " inStrides=" + list(desc.input.strides) + " outStrides=" + list(desc.output.strides) +
+         " axis=" + std::to_string(desc.axis) +
+         (desc.axisDirection == AxisDirection::Decreasing ? " decreasing" : " increasing") +
+         (desc.hasExclusiveSum ? " exclusive" : " inclusive");
+}
+
+}  // namespace vkscan::test

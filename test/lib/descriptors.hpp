@@ -1,0 +1,19 @@
+// Descriptor helpers shared by the test suites.
+#pragma once
+
+#include <string>
+#include <vector>
+#include <vkscan/vkscan.hpp>
+
+namespace vkscan::test {
+
+// A packed (row-major) tensor description, input and output alike.
+CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, uint32_t axis,
+                                   bool exclusive = false,
+                                   AxisDirection direction = AxisDirection::Increasing);
+
+// One line naming type, sizes, strides, axis, direction and exclusivity, for
+// CAPTURE: a failure message is then enough to reproduce the case.
+std::string describe(const CumulativeSummationDesc& desc);
+
+}  // namespace vkscan::test
