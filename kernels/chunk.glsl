@@ -25,14 +25,9 @@
 #define LANE_T mat4
 #define LANE_STORE_T mat4
 #define LANE_SPLAT(x) mat4(vec4(x), vec4(x), vec4(x), vec4(x))
-#elif VEC_N == 4
-#define LANE_N VEC_N
-#define LANE_T ACC_VEC4_T
-#define LANE_STORE_T VEC_T
-#define LANE_SPLAT(x) LANE_T(x)
 #else
 #define LANE_N VEC_N
-#define LANE_T ACC_VEC2_T
+#define LANE_T ACC_VEC_T
 #define LANE_STORE_T VEC_T
 #define LANE_SPLAT(x) LANE_T(x)
 #endif
@@ -40,20 +35,6 @@
 #define LANE_N 1
 #define LANE_T ACC_T
 #define LANE_SPLAT(x) ACC_T(x)
-#endif
-
-#if defined(VKSCAN_TYPE_F64)
-#define ACC_VEC2_T dvec2
-#elif defined(VKSCAN_TYPE_I64)
-#define ACC_VEC2_T i64vec2
-#elif defined(VKSCAN_TYPE_U64)
-#define ACC_VEC2_T u64vec2
-#elif defined(VKSCAN_TYPE_I32)
-#define ACC_VEC4_T ivec4
-#elif defined(VKSCAN_TYPE_U32)
-#define ACC_VEC4_T uvec4
-#else
-#define ACC_VEC4_T vec4
 #endif
 
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer LaneAccRef {
@@ -138,14 +119,14 @@ void loadChunkNode(ChunkTask task, int64_t k0, bool full, out LANE_T v[NODE]) {
     if (p.inAxisStride > 0) {
       int64_t first = task.inLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = ACC_T(w[c]);
+        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = w[c];
       }
     } else {
       int64_t first = task.inLine - k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = ACC_T(w[c]);
+        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = w[c];
       }
     }
     return;
@@ -168,16 +149,16 @@ void storeChunkNode(ChunkTask task, int64_t k0, bool full, LANE_T v[NODE]) {
     if (p.outAxisStride > 0) {
       int64_t first = task.outLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[q * VEC_N + c]);
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+        ACC_VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[q * VEC_N + c];
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
       }
     } else {
       int64_t first = task.outLine - k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[NODE - 1 - (q * VEC_N + c)]);
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+        ACC_VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[NODE - 1 - (q * VEC_N + c)];
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
       }
     }
     return;

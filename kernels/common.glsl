@@ -31,8 +31,9 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 #define VEC_N 4
 #define ACC_IS_FLOAT 1
 #elif defined(VKSCAN_TYPE_F16)
+// Storage only: halves are converted on load and store and never held in
+// variables, so FLOAT16 needs storageBuffer16BitAccess but not shaderFloat16.
 #extension GL_EXT_shader_16bit_storage : require
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #define DATA_T float16_t
 #define ACC_T float
 #define VEC_T f16vec4
@@ -66,6 +67,20 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 #define VEC_N 2
 #else
 #error "define one VKSCAN_TYPE_*"
+#endif
+
+#if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
+#define ACC_VEC_T vec4
+#elif defined(VKSCAN_TYPE_F64)
+#define ACC_VEC_T dvec2
+#elif defined(VKSCAN_TYPE_I32)
+#define ACC_VEC_T ivec4
+#elif defined(VKSCAN_TYPE_U32)
+#define ACC_VEC_T uvec4
+#elif defined(VKSCAN_TYPE_I64)
+#define ACC_VEC_T i64vec2
+#else
+#define ACC_VEC_T u64vec2
 #endif
 
 // Elements one invocation owns: one level-1 node of the canonical tree.

@@ -52,14 +52,14 @@ void loadNode(RowTask task, out ACC_T v[NODE]) {
     if (p.inAxisStride > 0) {
       int64_t first = task.inLine + task.k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = ACC_T(w[c]);
+        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = w[c];
       }
     } else {
       int64_t first = task.inLine - task.k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w = VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = ACC_T(w[c]);
+        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = w[c];
       }
     }
     return;
@@ -76,16 +76,16 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
     if (p.outAxisStride > 0) {
       int64_t first = task.outLine + task.k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[q * VEC_N + c]);
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+        ACC_VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[q * VEC_N + c];
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
       }
     } else {
       int64_t first = task.outLine - task.k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = DATA_T(v[NODE - 1 - (q * VEC_N + c)]);
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = w;
+        ACC_VEC_T w;
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[NODE - 1 - (q * VEC_N + c)];
+        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
       }
     }
     return;

@@ -187,7 +187,6 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   auto features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
   features12.bufferDeviceAddress = VK_TRUE;
-  features12.shaderFloat16 = caps.shaderFloat16;
   auto features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
   features11.storageBuffer16BitAccess = caps.storageBuffer16BitAccess;

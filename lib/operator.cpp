@@ -54,7 +54,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   if (!impl_->capabilities.supports(desc.input.dataType)) {
     throw Unsupported(std::string("input.dataType: ") + dataTypeName(desc.input.dataType) +
                       " is not supported by " + impl_->capabilities.deviceName +
-                      " (needs shaderFloat16 and storageBuffer16BitAccess for FLOAT16, "
+                      " (needs storageBuffer16BitAccess for FLOAT16, "
                       "shaderFloat64 for FLOAT64)");
   }
   auto op = std::make_shared<Operator::Impl>();

@@ -61,7 +61,7 @@ bool DeviceCapabilities::supports(DataType type) const noexcept {
   if (!bufferDeviceAddress || !shaderInt64) return false;
   switch (type) {
     case DataType::Float16:
-      return storageBuffer16BitAccess && shaderFloat16;
+      return storageBuffer16BitAccess;
     case DataType::Float64:
       return shaderFloat64;
     default:

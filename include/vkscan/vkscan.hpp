@@ -228,8 +228,8 @@ struct DeviceOptions {
   // ExternalDevice keeps what the engine enabled. Default false.
   bool disableFloat64 = false;
   // Likewise for FLOAT16: capabilities().shaderFloat16 and
-  // storageBuffer16BitAccess read false and neither is enabled on a headless
-  // device. Default false.
+  // storageBuffer16BitAccess (the feature FLOAT16 needs) read false. Default
+  // false.
   bool disableFloat16 = false;
 };
 
@@ -238,7 +238,8 @@ struct DeviceOptions {
 // Requirements: the device was created with Vulkan 1.2+, the
 // bufferDeviceAddress feature enabled, and the features of the data types to
 // be used enabled (shaderInt64 always; shaderFloat64 for FLOAT64;
-// storageBuffer16BitAccess and shaderFloat16 for FLOAT16).
+// storageBuffer16BitAccess for FLOAT16: kernels only load and store halves,
+// so shaderFloat16 is not needed).
 struct ExternalDevice {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;

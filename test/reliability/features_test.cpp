@@ -55,7 +55,7 @@ TEST_CASE("missing features: disableFloat16") {
   CHECK_FALSE(device.capabilities().shaderFloat16);
   CHECK_FALSE(device.capabilities().storageBuffer16BitAccess);
   CHECK(device.capabilities().shaderFloat64);
-  checkRejected(device, DataType::Float16, "shaderFloat16");
+  checkRejected(device, DataType::Float16, "storageBuffer16BitAccess");
   checkOthersRun(device, DataType::Float16, DataType::Float16);
 }
 
@@ -65,7 +65,7 @@ TEST_CASE("missing features: both, and Device::run rejects before allocating") {
   options.disableFloat16 = true;
   Device device(options);
   checkRejected(device, DataType::Float64, "shaderFloat64");
-  checkRejected(device, DataType::Float16, "shaderFloat16");
+  checkRejected(device, DataType::Float16, "storageBuffer16BitAccess");
   std::vector<uint8_t> data(80, 0);
   CHECK_THROWS_AS(device.run(packedDesc(DataType::Float64, {10}, 0), data.data(), data.data()),
                   Unsupported);
