@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Reliability and portability checks of vkscan (issue 5), one step after the
+# other; the first failing step fails the script. Each step prints what it
+# runs and its counts; a summary follows at the end.
+#
+#   scripts/ci-reliability.sh            # everything (about 15 minutes on 2 cores)
+#
+# Steps:
+#   1. release build: the lib suite and the reliability tests under the
+#      Khronos validation layer (VKSCAN_REQUIRE_VALIDATION=1: a missing layer
+#      fails), fault injection, timeouts, missing features, determinism,
+#      large tensors, and the portability runs (subgroup size 4, one thread)
+#   2. ASan + UBSan build (gcc): the lib suite and the reliability tests
+#   3. TSan build (clang): eight threads sharing one device
+#   4. libFuzzer build (clang): fuzz_plan and fuzz_npy for a bounded time
+#
+# Environment:
+#   VKSCAN_CI_BUILD_ROOT  where the build directories go (default: the repo)
+#   VKSCAN_FUZZ_SECONDS   time per fuzzer (default 60)
+#   VKSCAN_CI_JOBS        parallel jobs (default: nproc)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+builds=${VKSCAN_CI_BUILD_ROOT:-$root}
+fuzz_seconds=${VKSCAN_FUZZ_SECONDS:-60}
+jobs=${VKSCAN_CI_JOBS:-$(nproc)}
+suppressions=$root/scripts/sanitizers
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+export VKSCAN_REQUIRE_VALIDATION=1
+unset VKSCAN_TEST_VALIDATION
+
+summary=()
+started=$SECONDS
+step() { echo; echo "=== ci-reliability: $* ($((SECONDS - started)) s)"; }
+note() { echo "--- $*"; summary+=("$*"); }
+run() { echo "+ $*"; "$@"; }
+
+# ctest with its own summary line, then the counts the tests print.
+ctest_step() {
+  local dir=$1 name=$2
+  shift 2
+  local log=$dir/ci-$name.log
+  echo "+ ctest --test-dir $dir $*"
+  local rc=0
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" >"$log" 2>&1 || rc=$?
+  grep -E "tests passed|tests failed out of" "$log" || true
+  local total
+  total=$(grep -oE "out of [0-9]+" "$log" | tail -1 | grep -oE "[0-9]+" || echo 0)
+  if [ "$total" -eq 0 ]; then
+    echo "ci-reliability: no tests matched in $name"
+    rc=1
+  fi
+  if [ "$rc" -ne 0 ]; then
+    grep -E "Failed|validation guard|ERROR|runtime error|Sanitizer" "$log" | head -40 || true
+    echo "ci-reliability: FAILED in $name (full log: $log)"
+    exit 1
+  fi
+  note "$name: $total ctest tests passed"
+}
+
+configure() {
+  local dir=$1
+  shift
+  echo "+ cmake -S $root -B $dir -DVKSCAN_WERROR=ON $*"
+  cmake -S "$root" -B "$dir" -DVKSCAN_WERROR=ON "$@" >"$dir.configure.log" 2>&1 || {
+    cat "$dir.configure.log"
+    exit 1
+  }
+}
+
+build() {
+  local dir=$1
+  shift
+  echo "+ cmake --build $dir -j $jobs $*"
+  cmake --build "$dir" -j "$jobs" "$@" >"$dir.build.log" 2>&1 || {
+    tail -40 "$dir.build.log"
+    exit 1
+  }
+}
+
+# Sum of a number that tests print as "<label>: N" in a ctest log.
+count_in() { grep -oE "$2: [0-9]+" "$1" | awk '{s += $NF} END {print s + 0}'; }
+
+# --- 1. release ---------------------------------------------------------------
+step "1/4 release build: validation, fault injection, timeouts, features, determinism, large, portability"
+release=$builds/build-reliability
+configure "$release" -DCMAKE_BUILD_TYPE=Release -DVKSCAN_BUILD_TOOLS=OFF
+build "$release" --target vkscan_tests vkscan_reliability_tests vkscan_concurrency_tests vkscan_large_tests
+ctest_step "$release" release -L "^(lib|reliability|concurrency|large|portability)$"
+log=$release/Testing/Temporary/LastTest.log
+note "faults injected: $(count_in "$log" "faults injected")"
+note "determinism bitwise comparisons: $(count_in "$log" "bitwise comparisons")"
+note "validation messages provoked on purpose (guard self-test): $(count_in "$log" "provoked on purpose")"
+note "unexpected validation messages: $(grep -c "validation guard: test case\|validation guard: .* after the last" "$log" || true)"
+grep -hoE "subgroup size [0-9]+" "$log" | sort | uniq -c | sed 's/^/--- portability: /' || true
+
+# --- 2. ASan + UBSan ----------------------------------------------------------
+step "2/4 ASan + UBSan build (gcc): lib suite and reliability tests"
+asan=$builds/build-asan
+flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+configure "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_TOOLS=OFF \
+  "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
+build "$asan" --target vkscan_tests vkscan_reliability_tests
+# Keeps the driver and layer loaded until exit, so leaks inside them have
+# named frames that lsan.supp can match (see keep_libraries_loaded.c).
+run cc -shared -fPIC -O2 -o "$asan/keep_libraries_loaded.so" "$suppressions/keep_libraries_loaded.c"
+export LD_PRELOAD=$asan/keep_libraries_loaded.so
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:verify_asan_link_order=0:suppressions=$suppressions/asan.supp"
+export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
+ctest_step "$asan" asan -L "^(lib|reliability)$"
+unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+
+# --- 3. TSan ------------------------------------------------------------------
+step "3/4 TSan build (clang): eight threads share one device"
+tsan=$builds/build-tsan
+flags="-fsanitize=thread -fno-omit-frame-pointer"
+configure "$tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_TOOLS=OFF \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags"
+build "$tsan" --target vkscan_concurrency_tests
+export TSAN_OPTIONS="halt_on_error=1:suppressions=$suppressions/tsan.supp"
+ctest_step "$tsan" tsan -L "^concurrency$"
+note "concurrent runs checked under TSan: $(count_in "$tsan/Testing/Temporary/LastTest.log" "matching the reference")"
+unset TSAN_OPTIONS
+
+# --- 4. fuzzing ---------------------------------------------------------------
+step "4/4 libFuzzer build (clang): fuzz_plan, fuzz_npy, ${fuzz_seconds} s each"
+fuzz=$builds/build-fuzz
+flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+configure "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_FUZZERS=ON \
+  -DVKSCAN_BUILD_TESTS=OFF -DVKSCAN_BUILD_TOOLS=ON \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags"
+build "$fuzz" --target fuzz_plan fuzz_npy
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+pids=()
+for target in plan npy; do
+  corpus=$fuzz/corpus-$target  # grows here; the seeds in fuzz/corpus stay small
+  mkdir -p "$corpus" "$fuzz/artifacts-$target"
+  echo "+ $fuzz/bin/fuzz_$target -max_total_time=$fuzz_seconds -timeout=10 -rss_limit_mb=2048 $corpus $root/fuzz/corpus/$target"
+  (cd "$fuzz/artifacts-$target" &&
+    "$fuzz/bin/fuzz_$target" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 "$corpus" "$root/fuzz/corpus/$target" >"$fuzz/fuzz-$target.log" 2>&1) &
+  pids+=($!)
+done
+failed=0
+for i in 0 1; do
+  target=$([ $i -eq 0 ] && echo plan || echo npy)
+  if ! wait "${pids[$i]}"; then
+    failed=1
+    echo "ci-reliability: fuzz_$target FAILED; reproducer in $fuzz/artifacts-$target:"
+    ls "$fuzz/artifacts-$target"
+    grep -E "ERROR|SUMMARY|invariant|runtime error" "$fuzz/fuzz-$target.log" | head -20
+  fi
+  note "fuzz_$target: $(grep -oE "number_of_executed_units: [0-9]+" "$fuzz/fuzz-$target.log" | grep -oE "[0-9]+$" || echo 0) executions"
+done
+unset ASAN_OPTIONS UBSAN_OPTIONS
+[ "$failed" -eq 0 ] || exit 1
+
+step "done"
+for line in "${summary[@]}"; do echo "  $line"; done
+echo "ci-reliability: all checks passed in $((SECONDS - started)) s"
