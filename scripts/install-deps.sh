@@ -7,6 +7,8 @@ packages=(
   build-essential cmake
   libvulkan-dev libvulkan-volk-dev glslang-tools doctest-dev
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  # scripts/ci-reliability.sh: libFuzzer and TSan (clang), symbolized reports
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()
