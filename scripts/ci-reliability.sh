@@ -18,6 +18,7 @@
 #   VKSCAN_CI_BUILD_ROOT  where the build directories go (default: the repo)
 #   VKSCAN_FUZZ_SECONDS   time per fuzzer (default 60)
 #   VKSCAN_CI_JOBS        parallel jobs (default: nproc)
+#   VKSCAN_CI_STEPS       steps to run (default: "release asan tsan fuzz")
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,6 +30,8 @@ export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 export VKSCAN_REQUIRE_VALIDATION=1
 unset VKSCAN_TEST_VALIDATION
 
+steps=" ${VKSCAN_CI_STEPS:-release asan tsan fuzz} "
+want() { [[ "$steps" == *" $1 "* ]]; }
 summary=()
 started=$SECONDS
 step() { echo; echo "=== ci-reliability: $* ($((SECONDS - started)) s)"; }
@@ -82,6 +85,7 @@ build() {
 count_in() { grep -oE "$2: [0-9]+" "$1" | awk '{s += $NF} END {print s + 0}'; }
 
 # --- 1. release ---------------------------------------------------------------
+if want release; then
 step "1/4 release build: validation, fault injection, timeouts, features, determinism, large, portability"
 release=$builds/build-reliability
 configure "$release" -DCMAKE_BUILD_TYPE=Release -DVKSCAN_BUILD_TOOLS=OFF
@@ -93,8 +97,10 @@ note "determinism bitwise comparisons: $(count_in "$log" "bitwise comparisons")"
 note "validation messages provoked on purpose (guard self-test): $(count_in "$log" "provoked on purpose")"
 note "unexpected validation messages: $(grep -c "validation guard: test case\|validation guard: .* after the last" "$log" || true)"
 grep -hoE "subgroup size [0-9]+" "$log" | sort | uniq -c | sed 's/^/--- portability: /' || true
+fi
 
 # --- 2. ASan + UBSan ----------------------------------------------------------
+if want asan; then
 step "2/4 ASan + UBSan build (gcc): lib suite and reliability tests"
 asan=$builds/build-asan
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
@@ -111,8 +117,10 @@ export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
 ctest_step "$asan" asan -L "^(lib|reliability)$"
 unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+fi
 
 # --- 3. TSan ------------------------------------------------------------------
+if want tsan; then
 step "3/4 TSan build (clang): eight threads share one device"
 tsan=$builds/build-tsan
 flags="-fsanitize=thread -fno-omit-frame-pointer"
@@ -124,8 +132,10 @@ export TSAN_OPTIONS="halt_on_error=1:suppressions=$suppressions/tsan.supp"
 ctest_step "$tsan" tsan -L "^concurrency$"
 note "concurrent runs checked under TSan: $(count_in "$tsan/Testing/Temporary/LastTest.log" "matching the reference")"
 unset TSAN_OPTIONS
+fi
 
 # --- 4. fuzzing ---------------------------------------------------------------
+if want fuzz; then
 step "4/4 libFuzzer build (clang): fuzz_plan, fuzz_npy, ${fuzz_seconds} s each"
 fuzz=$builds/build-fuzz
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
@@ -135,6 +145,23 @@ configure "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_FUZZERS=ON \
 build "$fuzz" --target fuzz_plan fuzz_npy
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+# Inputs that broke a target before (fuzz/regressions/<target>/): each must pass.
+replayed=0
+replay_failed=()
+for target in plan npy; do
+  for input in "$root/fuzz/regressions/$target"/*; do
+    [ -f "$input" ] || continue
+    replayed=$((replayed + 1))
+    if ! (cd "$fuzz" && "$fuzz/bin/fuzz_$target" -timeout=10 -rss_limit_mb=2048 "$input" \
+      >"$fuzz/replay.log" 2>&1); then
+      replay_failed+=("$target/$(basename "$input")")
+      grep -E "invariant|runtime error|ERROR: libFuzzer|SUMMARY" "$fuzz/replay.log" | head -3
+    fi
+  done
+done
+echo "--- fuzz regressions replayed: $replayed, failing: ${#replay_failed[@]} ${replay_failed[*]:-}"
+summary+=("fuzz regressions replayed: $replayed, failing: ${#replay_failed[@]} ${replay_failed[*]:-}")
+
 pids=()
 for target in plan npy; do
   corpus=$fuzz/corpus-$target  # grows here; the seeds in fuzz/corpus stay small
@@ -154,10 +181,16 @@ for i in 0 1; do
     ls "$fuzz/artifacts-$target"
     grep -E "ERROR|SUMMARY|invariant|runtime error" "$fuzz/fuzz-$target.log" | head -20
   fi
-  note "fuzz_$target: $(grep -oE "number_of_executed_units: [0-9]+" "$fuzz/fuzz-$target.log" | grep -oE "[0-9]+$" || echo 0) executions"
+  note "fuzz_$target: $(grep -oE "number_of_executed_units: [0-9]+" "$fuzz/fuzz-$target.log" | tail -1 | grep -oE "[0-9]+$" || echo 0) executions"
 done
 unset ASAN_OPTIONS UBSAN_OPTIONS
-[ "$failed" -eq 0 ] || exit 1
+[ "${#replay_failed[@]}" -eq 0 ] || failed=1
+if [ "$failed" -ne 0 ]; then
+  for line in "${summary[@]}"; do echo "  $line"; done
+  echo "ci-reliability: FAILED in fuzzing (see fuzz/regressions/README.md for the open ones)"
+  exit 1
+fi
+fi
 
 step "done"
 for line in "${summary[@]}"; do echo "  $line"; done
