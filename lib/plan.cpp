@@ -96,12 +96,7 @@ class Planner {
   }
 
   void emit(Dispatch d, uint64_t groups) {
-    if (groups == 0 || groups > UINT32_MAX) {
-      throw InvalidArgument("input.sizes",
-                            "needs " + std::to_string(groups) +
-                                " workgroups in one dispatch; vkscan supports up to " +
-                                std::to_string(UINT32_MAX));
-    }
+    if (groups == 0) throw InvalidArgument("input.sizes", "a dispatch with no workgroups");
     // Balanced, so that the grid's padding (idle workgroups) is under y.
     uint64_t y = ceilDiv(groups, limits_.maxWorkgroupCountX);
     uint64_t x = ceilDiv(groups, y);
@@ -110,6 +105,14 @@ class Planner {
                                                " workgroups, more than the device's " +
                                                std::to_string(limits_.maxWorkgroupCountX) + " x " +
                                                std::to_string(limits_.maxWorkgroupCountY));
+    }
+    // Kernels index invocations in 32 bits; the padded grid must fit too, or
+    // surplus invocations would wrap onto real lines.
+    if (x * y * d.pipeline.workgroupSize > (uint64_t{1} << 32)) {
+      throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) + " workgroups of " +
+                                               std::to_string(d.pipeline.workgroupSize) +
+                                               " invocations in one dispatch; vkscan indexes at "
+                                               "most 2^32 invocations");
     }
     d.groupsX = static_cast<uint32_t>(x);
     d.groupsY = static_cast<uint32_t>(y);
@@ -227,11 +230,6 @@ class Planner {
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
     uint32_t workgroup = tuning_.chunkWorkgroupSize;
     uint64_t groups = ceilDiv(invocationsPerChunk * chunks, workgroup);
-    if (groups * workgroup > UINT32_MAX) {
-      throw InvalidArgument("input.sizes", "needs " + std::to_string(invocationsPerChunk * chunks) +
-                                               " invocations in one dispatch; the chunk kernels "
-                                               "index at most 2^32");
-    }
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
       d.pipeline.workgroupSize = workgroup;
@@ -273,10 +271,25 @@ class Planner {
   Plan& plan_;
 };
 
+// Pieces made for line dimensions past the third, saturating.
 uint64_t pieceCount(const Problem& p) {
   uint64_t count = 1;
-  for (size_t i = 3; i < p.lines.size(); ++i) count *= p.lines[i].size;
+  for (size_t i = 3; i < p.lines.size(); ++i) {
+    count = p.lines[i].size > kMaxPieces ? kMaxPieces + 1 : count * p.lines[i].size;
+    count = std::min(count, kMaxPieces + 1);
+  }
   return count;
+}
+
+// Splitting to keep each dispatch under 2^31 lines adds pieces too; every
+// piece goes through here, so their number stays bounded whatever made them.
+void addPiece(const Problem& piece, std::vector<Problem>& pieces) {
+  if (pieces.size() == kMaxPieces) {
+    throw InvalidArgument("input.sizes", "the tensor needs more than " +
+                                             std::to_string(kMaxPieces) +
+                                             " dispatches of at most 2^31 lines each");
+  }
+  pieces.push_back(piece);
 }
 
 // Splits a problem into pieces the kernels can index: at most three line
@@ -299,7 +312,7 @@ void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
   }
   uint64_t lines = p.lineCount();
   if (lines <= kMaxLinesPerDispatch) {
-    pieces.push_back(p);
+    addPiece(p, pieces);
     return;
   }
   LineDim outer = p.lines.back();
@@ -314,7 +327,7 @@ void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
     piece.lines.back().size = std::min(range, outer.size - start);
     piece.inBase = p.inBase + static_cast<int64_t>(start) * outer.inStride;
     piece.outBase = p.outBase + static_cast<int64_t>(start) * outer.outStride;
-    pieces.push_back(piece);
+    addPiece(piece, pieces);
   }
 }
 

@@ -45,9 +45,14 @@ void checkTensor(const TensorDesc& tensor, const std::string& name) {
 
 std::vector<int64_t> elementStrides(const TensorDesc& tensor) {
   std::vector<int64_t> strides(tensor.sizes.size());
+  if (!tensor.strides.empty()) {
+    for (size_t d = 0; d < strides.size(); ++d) strides[d] = tensor.strides[d];
+    return strides;
+  }
+  // Packed: checkTensor() has bounded the extent, so the product fits.
   int64_t packed = 1;
   for (size_t d = strides.size(); d-- > 0;) {
-    strides[d] = tensor.strides.empty() ? packed : int64_t{tensor.strides[d]};
+    strides[d] = packed;
     packed *= tensor.sizes[d];
   }
   return strides;

@@ -206,3 +206,52 @@ TEST_CASE("plan: too many pieces is rejected, naming the strides") {
     CHECK(error.field() == "input.strides");
   }
 }
+
+// Regressions found by fuzz_plan (fuzz/regressions/plan/): descriptors far
+// larger than any device's memory must be refused cleanly.
+TEST_CASE("plan regression: explicit strides never overflow the packed-stride product") {
+  CumulativeSummationDesc desc =
+      vkscan::test::packedDesc(DataType::Float32, {564986266, 14, 1247020671}, 1);
+  desc.input.strides = {0, 1, 0};
+  desc.output.strides = {1, 0, 0};
+  // Overlapping output: rejected, and computing it must not overflow (UBSan).
+  CHECK_THROWS_AS(normalize(desc), InvalidArgument);
+}
+
+TEST_CASE("plan regression: splitting into pieces is bounded, not out of memory") {
+  CumulativeSummationDesc a =
+      vkscan::test::packedDesc(DataType::Float64, {1, 5, 10, 14, 5, 2360, 4294967295u}, 6);
+  a.input.strides = {0, 0, 0, 0, 0, 0, 1};
+  a.output.strides = {};
+  CumulativeSummationDesc b =
+      vkscan::test::packedDesc(DataType::Float32, {3, 15, 1048575, 1258251775}, 0);
+  for (const CumulativeSummationDesc& desc : {a, b}) {
+    try {
+      Problem problem = normalize(desc);
+      planFor(desc, kDevices[0]);
+      FAIL("planned a descriptor that needs millions of dispatches");
+    } catch (const InvalidArgument& error) {
+      std::string what = error.what();
+      CAPTURE(what);
+      CHECK(!error.field().empty());
+    }
+  }
+}
+
+TEST_CASE("plan regression: grid padding cannot wrap the 32-bit invocation index") {
+  CumulativeSummationDesc desc =
+      vkscan::test::packedDesc(DataType::Int64, {4373, 4194305, 11, 11, 11}, 1);
+  desc.input.strides = {16777216, 296, 61, 0, 0};
+  for (const DeviceClass& device : kDevices) {
+    std::string deviceName = device.name;
+    CAPTURE(deviceName);
+    try {
+      Plan plan = planFor(desc, device);
+      for (const Dispatch& d : plan.dispatches) {
+        CHECK(uint64_t{d.groupsX} * d.groupsY * d.pipeline.workgroupSize <= uint64_t{1} << 32);
+      }
+    } catch (const InvalidArgument&) {
+      // Refusing is fine; launching wrapped invocations is not.
+    }
+  }
+}
