@@ -106,9 +106,10 @@ class Planner {
                                                std::to_string(limits_.maxWorkgroupCountX) + " x " +
                                                std::to_string(limits_.maxWorkgroupCountY));
     }
-    // Kernels index invocations in 32 bits; the padded grid must fit too, or
-    // surplus invocations would wrap onto real lines.
-    if (x * y * d.pipeline.workgroupSize > (uint64_t{1} << 32)) {
+    // Kernels index invocations, and count lines x chunks, in 32 bits; the
+    // padded grid must stay below 2^32 too, or surplus invocations would wrap
+    // onto real lines (and a count of exactly 2^32 would wrap to 0).
+    if (x * y * d.pipeline.workgroupSize > UINT32_MAX) {
       throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) + " workgroups of " +
                                                std::to_string(d.pipeline.workgroupSize) +
                                                " invocations in one dispatch; vkscan indexes at "

@@ -56,7 +56,7 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
     CHECK(d.pipeline.workgroupSize >= 1);
     CHECK(d.pipeline.workgroupSize <= limits.maxWorkgroupInvocations);
     uint64_t groups = uint64_t{d.groupsX} * d.groupsY;
-    CHECK(groups * d.pipeline.workgroupSize <= UINT32_MAX + uint64_t{1});
+    CHECK(groups * d.pipeline.workgroupSize <= UINT32_MAX);
     CHECK(uint64_t{p.lineSize[0]} * p.lineSize[1] * p.lineSize[2] == p.lineCount);
     bool rows = d.pipeline.stage == Stage::RowsScan || d.pipeline.stage == Stage::RowsReduce;
     if (rows) {
@@ -238,6 +238,23 @@ TEST_CASE("plan regression: splitting into pieces is bounded, not out of memory"
   }
 }
 
+TEST_CASE("plan regression: lines x chunks of exactly 2^32 cannot wrap to 0") {
+  CumulativeSummationDesc desc =
+      vkscan::test::packedDesc(DataType::Float16, {8, 1705022507, 1, 5, 4955}, 4);
+  for (const DeviceClass& device : kDevices) {
+    std::string deviceName = device.name;
+    CAPTURE(deviceName);
+    try {
+      Plan plan = planFor(desc, device);
+      for (const Dispatch& d : plan.dispatches) {
+        CHECK(uint64_t{d.params.lineCount} * d.params.chunksPerLine <= UINT32_MAX);
+      }
+    } catch (const InvalidArgument&) {
+      // Refusing is fine; a wrapped count that writes nothing is not.
+    }
+  }
+}
+
 TEST_CASE("plan regression: grid padding cannot wrap the 32-bit invocation index") {
   CumulativeSummationDesc desc =
       vkscan::test::packedDesc(DataType::Int64, {4373, 4194305, 11, 11, 11}, 1);
@@ -248,7 +265,7 @@ TEST_CASE("plan regression: grid padding cannot wrap the 32-bit invocation index
     try {
       Plan plan = planFor(desc, device);
       for (const Dispatch& d : plan.dispatches) {
-        CHECK(uint64_t{d.groupsX} * d.groupsY * d.pipeline.workgroupSize <= uint64_t{1} << 32);
+        CHECK(uint64_t{d.groupsX} * d.groupsY * d.pipeline.workgroupSize <= UINT32_MAX);
       }
     } catch (const InvalidArgument&) {
       // Refusing is fine; launching wrapped invocations is not.
