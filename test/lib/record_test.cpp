@@ -3,6 +3,7 @@
 // the header asks of the caller, and the pipeline cache behind it all.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -203,4 +204,65 @@ TEST_CASE("a validated device outlives a later device made without validation") 
   first->run(desc, input.data(), output.data());
   CHECK_NOTHROW(first.reset());
   CHECK_NOTHROW(second->run(desc, input.data(), output.data()));
+}
+
+TEST_CASE("engine device: vkscan wraps an engine's handles and leaves them to the engine") {
+  Device engine;  // stands in for the engine: it owns the instance and device
+  Device::Impl& owner = detail::DeviceAccess::impl(engine);
+  auto cacheInfo =
+      detail::vkStruct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+  VkPipelineCache engineCache = VK_NULL_HANDLE;
+  REQUIRE(owner.vk.vkCreatePipelineCache(owner.device, &cacheInfo, nullptr, &engineCache) ==
+          VK_SUCCESS);
+
+  ExternalDevice external;
+  external.instance = engine.instance();
+  external.physicalDevice = engine.physicalDevice();
+  external.device = engine.handle();
+  external.queue = engine.queue();
+  external.queueFamilyIndex = engine.queueFamilyIndex();
+  external.pipelineCache = engineCache;
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {3, 1000}, 1, true);
+  std::vector<int32_t> input(3000, 2), output(3000);
+  {
+    Device wrapped(external);
+    CHECK(wrapped.handle() == engine.handle());
+    CHECK(wrapped.capabilities().deviceName == engine.capabilities().deviceName);
+    wrapped.run(desc, input.data(), output.data());
+    CHECK(output[999] == 2 * 999);
+    CHECK(output[1000] == 0);
+    // The engine's cache received the pipelines.
+    size_t size = 0;
+    REQUIRE(owner.vk.vkGetPipelineCacheData(owner.device, engineCache, &size, nullptr) ==
+            VK_SUCCESS);
+    CHECK(size > 0);
+  }
+  // The wrapper is gone; the engine's device, queue and cache still work.
+  std::fill(output.begin(), output.end(), -1);
+  engine.run(desc, input.data(), output.data());
+  CHECK(output[2999] == 2 * 999);
+  owner.vk.vkDestroyPipelineCache(owner.device, engineCache, nullptr);
+}
+
+TEST_CASE("engine device: null handles are rejected by name") {
+  Device engine;
+  ExternalDevice external;
+  external.instance = engine.instance();
+  external.physicalDevice = engine.physicalDevice();
+  try {
+    Device wrapped(external);
+    FAIL("accepted a null device");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.field() == "external.device");
+  }
+  external.device = engine.handle();
+  Device withoutQueue(external);
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {4}, 0);
+  std::vector<float> data(4, 1.0f);
+  try {
+    withoutQueue.run(desc, data.data(), data.data());
+    FAIL("ran without a queue");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.field() == "external.queue");
+  }
 }
