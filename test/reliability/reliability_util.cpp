@@ -15,30 +15,6 @@ DeviceOptions testDeviceOptions() {
   return options;
 }
 
-CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, uint32_t axis,
-                                   bool exclusive, AxisDirection direction) {
-  CumulativeSummationDesc desc;
-  desc.input = {type, std::move(sizes), {}};
-  desc.output = desc.input;
-  desc.axis = axis;
-  desc.hasExclusiveSum = exclusive;
-  desc.axisDirection = direction;
-  return desc;
-}
-
-std::string describe(const CumulativeSummationDesc& desc) {
-  auto list = [](const std::vector<uint32_t>& v) {
-    std::string s = "{";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-    return s + "}";
-  };
-  return std::string(dataTypeName(desc.input.dataType)) + " sizes=" + list(desc.input.sizes) +
-         " inStrides=" + list(desc.input.strides) + " outStrides=" + list(desc.output.strides) +
-         " axis=" + std::to_string(desc.axis) +
-         (desc.axisDirection == AxisDirection::Decreasing ? " decreasing" : " increasing") +
-         (desc.hasExclusiveSum ? " exclusive" : " inclusive");
-}
-
 std::vector<uint8_t> randomInput(const CumulativeSummationDesc& desc, uint64_t seed) {
   size_t size = dataTypeSize(desc.input.dataType);
   std::vector<uint8_t> input =

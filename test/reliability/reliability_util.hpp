@@ -6,19 +6,13 @@
 #include <vector>
 #include <vkscan/vkscan.hpp>
 
+#include "descriptors.hpp"  // packedDesc(), describe()
+
 namespace vkscan::test {
 
 // Options for a Device of a test's own: validation as for the shared test
 // device (on unless VKSCAN_TEST_VALIDATION=0).
 DeviceOptions testDeviceOptions();
-
-// A packed tensor description.
-CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, uint32_t axis,
-                                   bool exclusive = false,
-                                   AxisDirection direction = AxisDirection::Increasing);
-
-// "FLOAT32 sizes={3,4} axis=1 ..." for CAPTURE.
-std::string describe(const CumulativeSummationDesc& desc);
 
 // Random input bytes for desc.input (seeded).
 std::vector<uint8_t> randomInput(const CumulativeSummationDesc& desc, uint64_t seed);
