@@ -27,16 +27,7 @@ bool overlaps(const BufferBinding& a, uint64_t aBytes, const BufferBinding& b, u
 }
 
 bool sameLayout(const TensorDesc& a, const TensorDesc& b) {
-  auto strides = [](const TensorDesc& t) {
-    std::vector<uint64_t> s(t.sizes.size());
-    uint64_t packed = 1;
-    for (size_t d = s.size(); d-- > 0;) {
-      s[d] = t.strides.empty() ? packed : t.strides[d];
-      packed *= t.sizes[d];
-    }
-    return s;
-  };
-  return a.sizes == b.sizes && strides(a) == strides(b);
+  return a.sizes == b.sizes && detail::elementStrides(a) == detail::elementStrides(b);
 }
 
 VkDeviceAddress addressOf(const Device::Impl& device, const BufferBinding& binding) {

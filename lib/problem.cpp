@@ -43,21 +43,6 @@ void checkTensor(const TensorDesc& tensor, const std::string& name) {
   }
 }
 
-std::vector<int64_t> elementStrides(const TensorDesc& tensor) {
-  std::vector<int64_t> strides(tensor.sizes.size());
-  if (!tensor.strides.empty()) {
-    for (size_t d = 0; d < strides.size(); ++d) strides[d] = tensor.strides[d];
-    return strides;
-  }
-  // Packed: checkTensor() has bounded the extent, so the product fits.
-  int64_t packed = 1;
-  for (size_t d = strides.size(); d-- > 0;) {
-    strides[d] = packed;
-    packed *= tensor.sizes[d];
-  }
-  return strides;
-}
-
 // A sufficient test: sorted by stride, each dimension must step over the
 // whole extent of the smaller ones. It rejects a few exotic interleavings that
 // do not overlap; no DML or numpy layout is among them.
@@ -82,6 +67,21 @@ void checkOutputDoesNotOverlapItself(const TensorDesc& output) {
 }
 
 }  // namespace
+
+std::vector<int64_t> elementStrides(const TensorDesc& tensor) {
+  std::vector<int64_t> strides(tensor.sizes.size());
+  if (!tensor.strides.empty()) {
+    for (size_t d = 0; d < strides.size(); ++d) strides[d] = tensor.strides[d];
+    return strides;
+  }
+  // Packed: checkTensor() has bounded the extent, so the product fits.
+  int64_t packed = 1;
+  for (size_t d = strides.size(); d-- > 0;) {
+    strides[d] = packed;
+    packed *= tensor.sizes[d];
+  }
+  return strides;
+}
 
 uint64_t Problem::lineCount() const noexcept {
   uint64_t count = 1;

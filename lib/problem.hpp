@@ -40,6 +40,11 @@ struct Problem {
 // Device capabilities are not consulted here (see Device::createOperator).
 Problem normalize(const CumulativeSummationDesc& desc);
 
+// The stride of each dimension in elements: the given strides, or the packed
+// row-major ones. For packed tensors the extent must already be validated
+// (normalize() does), so that the product cannot overflow.
+std::vector<int64_t> elementStrides(const TensorDesc& tensor);
+
 // The accumulation type: carries and totals of FLOAT16 are FLOAT32.
 DataType accumulationType(DataType type) noexcept;
 
