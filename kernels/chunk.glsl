@@ -23,13 +23,16 @@
 // them in flight. mat4 addition is component-wise, which is all we use.
 #define LANE_N 16
 #define LANE_T mat4
-#define LANE_STORE_T mat4
+#define LANE_IS_MAT4 1
 #define LANE_SPLAT(x) mat4(vec4(x), vec4(x), vec4(x), vec4(x))
 #else
 #define LANE_N VEC_N
 #define LANE_T ACC_VEC_T
-#define LANE_STORE_T VEC_T
+#ifdef EMULATED_INT64
+#define LANE_SPLAT(x) uvec4(x, x)
+#else
 #define LANE_SPLAT(x) LANE_T(x)
+#endif
 #endif
 #else
 #define LANE_N 1
@@ -47,11 +50,11 @@ struct ChunkTask {
   bool valid;
   uint line;  // a group of LANE_N lines when interleaved
   uint chunk;
-  int64_t kBegin;
-  int64_t kEnd;
-  int64_t inLine;
-  int64_t outLine;
-  uint64_t auxAddress;
+  OFFSET_T kBegin;
+  OFFSET_T kEnd;
+  OFFSET_T inLine;
+  OFFSET_T outLine;
+  ADDR_T auxAddress;
 };
 
 ChunkTask chunkTask() {
@@ -65,34 +68,38 @@ ChunkTask chunkTask() {
     task.chunk = gid / p.lineCount;
     task.line = gid - task.chunk * p.lineCount;
   }
-  int64_t chunkLen = int64_t(1) << (4u * p.shape);
-  task.kBegin = int64_t(task.chunk) * chunkLen;
-  task.kEnd = min(task.kBegin + chunkLen, int64_t(p.axisLen));
-  uint64_t auxIndex = (uint64_t(task.chunk) * p.lineCount + task.line) * LANE_N;
-  task.auxAddress = p.auxAddr + auxIndex * uint64_t(VKSCAN_ACC_SIZE);
+  OFFSET_T chunkLen = OFFSET_T(1) << (4u * p.shape);
+  task.kBegin = OFFSET_T(task.chunk) * chunkLen;
+  task.kEnd = min(task.kBegin + chunkLen, OFFSET_T(p.axisLen));
+  OFFSET_T auxIndex = (OFFSET_T(task.chunk) * OFFSET_T(p.lineCount) + OFFSET_T(task.line)) * LANE_N;
+  task.auxAddress = addressOffset(p.auxAddr, auxIndex * OFFSET_T(VKSCAN_ACC_SIZE));
   task.inLine = 0;
   task.outLine = 0;
   if (task.valid) lineOffsets(task.line, task.inLine, task.outLine);
   return task;
 }
 
-#ifdef VKSCAN_INTERLEAVED
+#ifdef LANE_IS_MAT4
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
-  LANE_STORE_T v;
+  mat4 v;
 };
 #endif
 
-LANE_T loadLane(uint64_t base, int64_t element) {
-#ifdef VKSCAN_INTERLEAVED
-  return LANE_T(LaneRef(elementAddress(base, element)).v);
+LANE_T loadLane(ADDR_T base, OFFSET_T element) {
+#if defined(LANE_IS_MAT4)
+  return LaneRef(elementAddress(base, element)).v;
+#elif defined(VKSCAN_INTERLEAVED)
+  return loadVec(elementAddress(base, element));
 #else
   return loadElement(base, element);
 #endif
 }
 
-void storeLane(uint64_t base, int64_t element, LANE_T value) {
-#ifdef VKSCAN_INTERLEAVED
-  LaneRef(elementAddress(base, element)).v = LANE_STORE_T(value);
+void storeLane(ADDR_T base, OFFSET_T element, LANE_T value) {
+#if defined(LANE_IS_MAT4)
+  LaneRef(elementAddress(base, element)).v = value;
+#elif defined(VKSCAN_INTERLEAVED)
+  storeVec(elementAddress(base, element), value);
 #else
   storeElement(base, element, value);
 #endif
@@ -113,61 +120,67 @@ uint tailElements(bool full) { return full ? uint(NODE) : (p.axisLen & uint(NODE
 // The node of 16 elements starting at traversal index k0. `full`: all 16
 // exist (a constant at each call site); otherwise the missing ones read as
 // the identity.
-void loadChunkNode(ChunkTask task, int64_t k0, bool full, out LANE_T v[NODE]) {
+void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
 #ifndef VKSCAN_INTERLEAVED
   if (kVectorLoads && full) {
-    if (p.inAxisStride > 0) {
-      int64_t first = task.inLine + k0;
+    if (toOffset(p.inAxisStride) > 0) {
+      OFFSET_T first = task.inLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = w[c];
+        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
       }
     } else {
-      int64_t first = task.inLine - k0 - (NODE - 1);
+      OFFSET_T first = task.inLine - k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = w[c];
+        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+          v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
+        }
       }
     }
     return;
   }
 #endif
-  int64_t base = task.inLine + k0 * p.inAxisStride;
+  OFFSET_T stride = toOffset(p.inAxisStride);
+  OFFSET_T base = task.inLine + k0 * stride;
   uint present = tailElements(full);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     if (uint(j) < present) {
-      v[j] = loadLane(p.inAddr, base + j * p.inAxisStride);
+      v[j] = loadLane(p.inAddr, base + j * stride);
     } else {
       v[j] = kLaneIdentity;
     }
   }
 }
 
-void storeChunkNode(ChunkTask task, int64_t k0, bool full, LANE_T v[NODE]) {
+void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
 #ifndef VKSCAN_INTERLEAVED
   if (kVectorLoads && full) {
-    if (p.outAxisStride > 0) {
-      int64_t first = task.outLine + k0;
+    if (toOffset(p.outAxisStride) > 0) {
+      OFFSET_T first = task.outLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
         ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[q * VEC_N + c];
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
+        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
       }
     } else {
-      int64_t first = task.outLine - k0 - (NODE - 1);
+      OFFSET_T first = task.outLine - k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
         ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[NODE - 1 - (q * VEC_N + c)];
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+          setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
+        }
+        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
       }
     }
     return;
   }
 #endif
-  int64_t base = task.outLine + k0 * p.outAxisStride;
+  OFFSET_T stride = toOffset(p.outAxisStride);
+  OFFSET_T base = task.outLine + k0 * stride;
   uint present = tailElements(full);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    if (uint(j) < present) storeLane(p.outAddr, base + j * p.outAxisStride, v[j]);
+    if (uint(j) < present) storeLane(p.outAddr, base + j * stride, v[j]);
   }
 }
 
@@ -192,18 +205,18 @@ LevelSums emptyLevelSums() {
 }
 
 void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) {
-  precise LANE_T s1 = sums.s1 + nodeTotal;
+  precise LANE_T s1 = ADD(sums.s1, nodeTotal);
   sums.s1 = s1;
   if ((node & 15u) == 15u || lastNode) {
-    precise LANE_T s2 = sums.s2 + sums.s1;
+    precise LANE_T s2 = ADD(sums.s2, sums.s1);
     sums.s2 = s2;
     sums.s1 = kLaneIdentity;
     if ((node & 255u) == 255u || lastNode) {
-      precise LANE_T s3 = sums.s3 + sums.s2;
+      precise LANE_T s3 = ADD(sums.s3, sums.s2);
       sums.s3 = s3;
       sums.s2 = kLaneIdentity;
       if (lastNode) {
-        precise LANE_T s4 = sums.s4 + sums.s3;
+        precise LANE_T s4 = ADD(sums.s4, sums.s3);
         sums.s4 = s4;
         sums.s3 = kLaneIdentity;
       }

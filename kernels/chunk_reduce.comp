@@ -7,9 +7,9 @@
 
 void reduceNode(ChunkTask task, inout LevelSums sums, uint node, bool full, bool lastNode) {
   LANE_T v[NODE];
-  loadChunkNode(task, task.kBegin + int64_t(node) * NODE, full, v);
+  loadChunkNode(task, task.kBegin + OFFSET_T(node) * NODE, full, v);
   precise LANE_T s = kLaneIdentity;
-  [[unroll]] for (int j = 0; j < NODE; ++j) s = s + v[j];
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
   foldNode(sums, node, s, lastNode);
 }
 

@@ -16,26 +16,26 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
   // A chunk is at most a level-3 node, whose carry is the chunk's; in
   // smaller chunks s2 stays the identity, so X_2 is the chunk's carry.
   if ((node & 15u) == 0u) {
-    precise LANE_T x2 = walk.chunkCarry + walk.sums.s2;
+    precise LANE_T x2 = ADD(walk.chunkCarry, walk.sums.s2);
     walk.x2 = x2;
   }
-  precise LANE_T x1 = walk.x2 + walk.sums.s1;
+  precise LANE_T x1 = ADD(walk.x2, walk.sums.s1);
 
-  int64_t k0 = task.kBegin + int64_t(node) * NODE;
+  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
   LANE_T outValues[NODE];
   precise LANE_T s = kLaneIdentity;
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     if (kExclusive) {
-      outValues[j] = x1 + s;
-      s = s + v[j];
+      outValues[j] = ADD(x1, s);
+      s = ADD(s, v[j]);
     } else {
-      s = s + v[j];
-      outValues[j] = x1 + s;
+      s = ADD(s, v[j]);
+      outValues[j] = ADD(x1, s);
     }
   }
-  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(0);
+  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(ACC_T(0));
   storeChunkNode(task, k0, full, outValues);
   foldNode(walk.sums, node, s, lastNode);
 }
@@ -44,7 +44,7 @@ void main() {
   ChunkTask task = chunkTask();
   if (!task.valid) return;
   Walk walk;
-  walk.chunkCarry = p.auxAddr != 0ul ? LaneAccRef(task.auxAddress).v : kLaneIdentity;
+  walk.chunkCarry = hasAux() ? LaneAccRef(task.auxAddress).v : kLaneIdentity;
   walk.x2 = walk.chunkCarry;
   walk.sums = emptyLevelSums();
   uint full = fullNodes(task);

@@ -1,8 +1,13 @@
 // Shared helpers of every vkscan kernel: element types, device-address
 // access, line decoding and the canonical order's building blocks.
 //
-// Build-time defines (one SPIR-V blob per data type):
+// Build-time defines (one SPIR-V blob per data type and variant):
 //   VKSCAN_TYPE_F32 | _F16 | _F64 | _I32 | _U32 | _I64 | _U64
+//   VKSCAN_NO_INT64: for devices without shaderInt64. Addresses are uvec2,
+//     offsets 32-bit (the host keeps each tensor within 2^30 bytes), and
+//     INT64/UINT64 are pairs of 32-bit words added with carry.
+//   VKSCAN_F16_PACKED (FLOAT16 only): for devices without 16-bit storage.
+//     Halves are read and written as the 32-bit words that hold them.
 // Specialization constants:
 //   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool)
 //
@@ -12,9 +17,13 @@
 // do not depend on which kernel, workgroup size or device computes them.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference2 : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_EXT_control_flow_attributes : require
+#ifdef VKSCAN_NO_INT64
+#extension GL_EXT_buffer_reference_uvec2 : require
+#else
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#endif
 
 #include "scan_params.h"
 
@@ -24,6 +33,36 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const bool kExclusive = false;
 layout(constant_id = 2) const bool kVectorLoads = false;
 
+// Addresses and element offsets (which are signed: a decreasing axis walks
+// down from its base).
+#ifdef VKSCAN_NO_INT64
+#define ADDR_T uvec2
+#define OFFSET_T int
+
+OFFSET_T toOffset(VKSCAN_STRIDE stride) { return stride.x; }
+
+// base + sign-extended bytes, in 32-bit halves.
+ADDR_T addressOffset(ADDR_T base, OFFSET_T bytes) {
+  uint carry;
+  uint low = uaddCarry(base.x, uint(bytes), carry);
+  uint signExtension = bytes < 0 ? 0xFFFFFFFFu : 0u;
+  return uvec2(low, base.y + signExtension + carry);
+}
+
+bool hasAux() { return any(notEqual(p.auxAddr, uvec2(0u))); }
+uint lowAddressBits(ADDR_T address) { return address.x; }
+ADDR_T wordAddress(ADDR_T address) { return uvec2(address.x & ~3u, address.y); }
+#else
+#define ADDR_T uint64_t
+#define OFFSET_T int64_t
+
+OFFSET_T toOffset(VKSCAN_STRIDE stride) { return stride; }
+ADDR_T addressOffset(ADDR_T base, OFFSET_T bytes) { return base + uint64_t(bytes); }
+bool hasAux() { return p.auxAddr != 0ul; }
+uint lowAddressBits(ADDR_T address) { return uint(address); }
+ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
+#endif
+
 #if defined(VKSCAN_TYPE_F32)
 #define DATA_T float
 #define ACC_T float
@@ -31,12 +70,19 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 #define VEC_N 4
 #define ACC_IS_FLOAT 1
 #elif defined(VKSCAN_TYPE_F16)
-// Storage only: halves are converted on load and store and never held in
-// variables, so FLOAT16 needs storageBuffer16BitAccess but not shaderFloat16.
+// Halves are converted on load and store by the integer code below and never
+// held in variables, so FLOAT16 needs no shaderFloat16. With 16-bit storage
+// they are loaded as uint16_t bits; without it (VKSCAN_F16_PACKED) as the
+// 32-bit words that hold them.
+#ifdef VKSCAN_F16_PACKED
+#define DATA_T uint
+#define VEC_T uvec2
+#else
 #extension GL_EXT_shader_16bit_storage : require
-#define DATA_T float16_t
+#define DATA_T uint16_t
+#define VEC_T u16vec4
+#endif
 #define ACC_T float
-#define VEC_T f16vec4
 #define VEC_N 4
 #define ACC_IS_FLOAT 1
 #elif defined(VKSCAN_TYPE_F64)
@@ -55,6 +101,14 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 #define ACC_T uint
 #define VEC_T uvec4
 #define VEC_N 4
+#elif (defined(VKSCAN_TYPE_I64) || defined(VKSCAN_TYPE_U64)) && defined(VKSCAN_NO_INT64)
+// Both signed and unsigned sums wrap modulo 2^64, so one emulation serves
+// both: (low, high) words, and a vector holds two elements as (xy, zw).
+#define EMULATED_INT64 1
+#define DATA_T uvec2
+#define ACC_T uvec2
+#define VEC_T uvec4
+#define VEC_N 2
 #elif defined(VKSCAN_TYPE_I64)
 #define DATA_T int64_t
 #define ACC_T int64_t
@@ -77,10 +131,43 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 #define ACC_VEC_T ivec4
 #elif defined(VKSCAN_TYPE_U32)
 #define ACC_VEC_T uvec4
+#elif defined(EMULATED_INT64)
+#define ACC_VEC_T uvec4
 #elif defined(VKSCAN_TYPE_I64)
 #define ACC_VEC_T i64vec2
 #else
 #define ACC_VEC_T u64vec2
+#endif
+
+// The one addition of the scan, on accumulators or vectors of them. A macro
+// for native types so that `precise` on the result covers the addition.
+#ifdef EMULATED_INT64
+ACC_T add64(ACC_T a, ACC_T b) {
+  uint carry;
+  uint low = uaddCarry(a.x, b.x, carry);
+  return uvec2(low, a.y + b.y + carry);
+}
+
+ACC_VEC_T add64(ACC_VEC_T a, ACC_VEC_T b) {
+  uvec2 carry;
+  uvec2 low = uaddCarry(a.xz, b.xz, carry);
+  uvec2 high = a.yw + b.yw + carry;
+  return uvec4(low.x, high.x, low.y, high.y);
+}
+#define ADD(a, b) add64(a, b)
+
+ACC_T vecElement(ACC_VEC_T w, int c) { return c == 0 ? w.xy : w.zw; }
+void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) {
+  if (c == 0) {
+    w.xy = value;
+  } else {
+    w.zw = value;
+  }
+}
+#else
+#define ADD(a, b) ((a) + (b))
+ACC_T vecElement(ACC_VEC_T w, int c) { return w[c]; }
+void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 #endif
 
 // Elements one invocation owns: one level-1 node of the canonical tree.
@@ -102,6 +189,7 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 #endif
 #define VKSCAN_VEC_ALIGN (VKSCAN_DATA_SIZE * VEC_N)
 
+layout(buffer_reference, scalar, buffer_reference_align = 4) buffer WordRef { uint v; };
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_DATA_SIZE) buffer DataRef {
   DATA_T v;
 };
@@ -122,30 +210,135 @@ const ACC_T kIdentity = ACC_T(-0.0);
 const ACC_T kIdentity = ACC_T(0);
 #endif
 
-uint64_t elementAddress(uint64_t base, int64_t element) {
-  return base + uint64_t(element * int64_t(VKSCAN_DATA_SIZE));
+#ifdef VKSCAN_TYPE_F16
+// Half <-> float in integer arithmetic. Vulkan lets a device round float
+// conversions to nearest-even or toward zero, and flush half denormals; doing
+// it here makes FLOAT16 results the same bits on every device.
+float floatFromHalfBits(uint h) {
+  uint sign = (h & 0x8000u) << 16;
+  uint exponent = (h >> 10) & 0x1Fu;
+  uint mantissa = h & 0x3FFu;
+  if (exponent == 0x1Fu) return uintBitsToFloat(sign | 0x7F800000u | (mantissa << 13));
+  if (exponent != 0u) return uintBitsToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+  // A denormal half is mantissa * 2^-24: exact, and a normal float.
+  float magnitude = float(mantissa) * 5.9604644775390625e-8;
+  return sign != 0u ? -magnitude : magnitude;
 }
 
-ACC_T loadElement(uint64_t base, int64_t element) {
+// Rounds to nearest, ties to even; overflow gives infinity, NaN stays NaN.
+uint halfBitsFromFloat(float value) {
+  uint bits = floatBitsToUint(value);
+  uint sign = (bits >> 16) & 0x8000u;
+  uint magnitude = bits & 0x7FFFFFFFu;
+  // NaN payloads are not portable (devices differ in what sums of NaNs
+  // give), so every NaN becomes the quiet NaN of its sign.
+  if (magnitude > 0x7F800000u) return sign | 0x7E00u;
+  // 65520 and up round to infinity.
+  if (magnitude >= 0x477FF000u) return sign | 0x7C00u;
+  uint shift;
+  uint significand;
+  uint biased;
+  if (magnitude >= 0x38800000u) {
+    // Normal half: rebias the exponent, drop 13 mantissa bits.
+    shift = 13u;
+    significand = magnitude - 0x38000000u;
+  } else {
+    // Denormal half (or zero): units of 2^-24. Below 2^-25 everything rounds
+    // to zero; the shift is kept under 32.
+    if (magnitude < 0x33000000u) return sign;
+    shift = 126u - (magnitude >> 23);
+    significand = (magnitude & 0x7FFFFFu) | 0x800000u;
+  }
+  biased = significand >> shift;
+  uint rest = significand & ((1u << shift) - 1u);
+  uint halfway = 1u << (shift - 1u);
+  if (rest > halfway || (rest == halfway && (biased & 1u) != 0u)) biased += 1u;
+  return sign | biased;
+}
+#endif
+
+ADDR_T elementAddress(ADDR_T base, OFFSET_T element) {
+  return addressOffset(base, element * OFFSET_T(VKSCAN_DATA_SIZE));
+}
+
+#if defined(VKSCAN_TYPE_F16) && defined(VKSCAN_F16_PACKED)
+// A lone half shares its word with a neighbour that another invocation may
+// write at the same time (the next line, or the next chunk). Stores change
+// only their own 16 bits, atomically, so neither write is lost; a plain load
+// of the word may race with the neighbour's store, but only over the
+// neighbour's bytes, which it discards.
+ACC_T loadElement(ADDR_T base, OFFSET_T element) {
+  ADDR_T address = elementAddress(base, element);
+  uint shift = (lowAddressBits(address) & 2u) * 8u;
+  return floatFromHalfBits((WordRef(wordAddress(address)).v >> shift) & 0xFFFFu);
+}
+
+void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
+  ADDR_T address = elementAddress(base, element);
+  uint shift = (lowAddressBits(address) & 2u) * 8u;
+  WordRef word = WordRef(wordAddress(address));
+  atomicAnd(word.v, ~(0xFFFFu << shift));
+  atomicOr(word.v, halfBitsFromFloat(value) << shift);
+}
+
+// Vectors are VKSCAN_VEC_ALIGN-aligned, so one invocation owns their words.
+ACC_VEC_T loadVec(ADDR_T address) {
+  uvec2 words = VecRef(address).v;
+  return vec4(floatFromHalfBits(words.x & 0xFFFFu), floatFromHalfBits(words.x >> 16),
+              floatFromHalfBits(words.y & 0xFFFFu), floatFromHalfBits(words.y >> 16));
+}
+
+void storeVec(ADDR_T address, ACC_VEC_T value) {
+  uvec2 words = uvec2(halfBitsFromFloat(value.x) | (halfBitsFromFloat(value.y) << 16),
+                      halfBitsFromFloat(value.z) | (halfBitsFromFloat(value.w) << 16));
+  VecRef(address).v = words;
+}
+#elif defined(VKSCAN_TYPE_F16)
+ACC_T loadElement(ADDR_T base, OFFSET_T element) {
+  return floatFromHalfBits(uint(DataRef(elementAddress(base, element)).v));
+}
+
+void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
+  DataRef(elementAddress(base, element)).v = uint16_t(halfBitsFromFloat(value));
+}
+
+ACC_VEC_T loadVec(ADDR_T address) {
+  uvec4 h = uvec4(VecRef(address).v);
+  return vec4(floatFromHalfBits(h.x), floatFromHalfBits(h.y), floatFromHalfBits(h.z),
+              floatFromHalfBits(h.w));
+}
+
+void storeVec(ADDR_T address, ACC_VEC_T value) {
+  uvec4 h = uvec4(halfBitsFromFloat(value.x), halfBitsFromFloat(value.y),
+                  halfBitsFromFloat(value.z), halfBitsFromFloat(value.w));
+  VecRef(address).v = u16vec4(h);
+}
+#else
+ACC_T loadElement(ADDR_T base, OFFSET_T element) {
   return ACC_T(DataRef(elementAddress(base, element)).v);
 }
 
-void storeElement(uint64_t base, int64_t element, ACC_T value) {
+void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
   DataRef(elementAddress(base, element)).v = DATA_T(value);
 }
 
-ACC_T loadAcc(uint64_t base, uint64_t index) {
-  return AccRef(base + index * uint64_t(VKSCAN_ACC_SIZE)).v;
+ACC_VEC_T loadVec(ADDR_T address) { return ACC_VEC_T(VecRef(address).v); }
+
+void storeVec(ADDR_T address, ACC_VEC_T value) { VecRef(address).v = VEC_T(value); }
+#endif
+
+ACC_T loadAcc(ADDR_T base, OFFSET_T index) {
+  return AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v;
 }
 
-void storeAcc(uint64_t base, uint64_t index, ACC_T value) {
-  AccRef(base + index * uint64_t(VKSCAN_ACC_SIZE)).v = value;
+void storeAcc(ADDR_T base, OFFSET_T index, ACC_T value) {
+  AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v = value;
 }
 
 // Element offsets of the first traversal element of line `line`. Integer
 // division is scalar on many devices (every lane of lavapipe), so it is done
 // only for the dimensions that exist, once each (mod by multiply-subtract).
-void lineOffsets(uint line, out int64_t inOffset, out int64_t outOffset) {
+void lineOffsets(uint line, out OFFSET_T inOffset, out OFFSET_T outOffset) {
   // 64-bit multiplies are emulated on many CPUs' vector units, so terms of
   // dimensions that do not exist are skipped (uniform branches).
   inOffset = 0;
@@ -158,14 +351,14 @@ void lineOffsets(uint line, out int64_t inOffset, out int64_t outOffset) {
     if (p.lineSize[2] > 1u) {
       uint i2 = rest / p.lineSize[1];
       i1 = rest - i2 * p.lineSize[1];
-      inOffset += int64_t(i2) * p.inLineStride[2];
-      outOffset += int64_t(i2) * p.outLineStride[2];
+      inOffset += OFFSET_T(i2) * toOffset(p.inLineStride[2]);
+      outOffset += OFFSET_T(i2) * toOffset(p.outLineStride[2]);
     }
-    inOffset += int64_t(i1) * p.inLineStride[1];
-    outOffset += int64_t(i1) * p.outLineStride[1];
+    inOffset += OFFSET_T(i1) * toOffset(p.inLineStride[1]);
+    outOffset += OFFSET_T(i1) * toOffset(p.outLineStride[1]);
   }
-  inOffset += int64_t(i0) * p.inLineStride[0];
-  outOffset += int64_t(i0) * p.outLineStride[0];
+  inOffset += OFFSET_T(i0) * toOffset(p.inLineStride[0]);
+  outOffset += OFFSET_T(i0) * toOffset(p.outLineStride[0]);
 }
 
 uint flatWorkgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * p.groupsX; }

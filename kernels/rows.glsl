@@ -18,9 +18,9 @@ struct RowTask {
   uint line;
   uint chunk;
   bool valid;
-  int64_t k0;  // traversal index of the node's first element
-  int64_t inLine;
-  int64_t outLine;
+  OFFSET_T k0;  // traversal index of the node's first element
+  OFFSET_T inLine;
+  OFFSET_T outLine;
 };
 
 RowTask rowTask() {
@@ -33,14 +33,14 @@ RowTask rowTask() {
   task.line = (wg / p.chunksPerLine) * linesPerGroup + (t >> segmentLog2);
   task.valid = task.line < p.lineCount;
   uint slot = t & ((1u << segmentLog2) - 1u);
-  task.k0 = int64_t(task.chunk) * int64_t(kWorkgroupSize * NODE) + int64_t(slot * NODE);
+  task.k0 = OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T(slot * NODE);
   task.inLine = 0;
   task.outLine = 0;
   if (task.valid) lineOffsets(task.line, task.inLine, task.outLine);
   return task;
 }
 
-bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= int64_t(p.axisLen); }
+bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= OFFSET_T(p.axisLen); }
 
 // Vector accesses need the host's promise (kVectorLoads: |axis stride| == 1
 // and every vector aligned) and a full node; partial nodes pay for checks.
@@ -49,51 +49,55 @@ bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= int64_t(p
 // memory, which costs more than the loads).
 void loadNode(RowTask task, out ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
-    if (p.inAxisStride > 0) {
-      int64_t first = task.inLine + task.k0;
+    if (toOffset(p.inAxisStride) > 0) {
+      OFFSET_T first = task.inLine + task.k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = w[c];
+        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
       }
     } else {
-      int64_t first = task.inLine - task.k0 - (NODE - 1);
+      OFFSET_T first = task.inLine - task.k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = ACC_VEC_T(VecRef(elementAddress(p.inAddr, first + q * VEC_N)).v);
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[NODE - 1 - (q * VEC_N + c)] = w[c];
+        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+          v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
+        }
       }
     }
     return;
   }
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    int64_t k = task.k0 + j;
-    bool inside = task.valid && k < int64_t(p.axisLen);
-    v[j] = inside ? loadElement(p.inAddr, task.inLine + k * p.inAxisStride) : kIdentity;
+    OFFSET_T k = task.k0 + j;
+    bool inside = task.valid && k < OFFSET_T(p.axisLen);
+    v[j] = inside ? loadElement(p.inAddr, task.inLine + k * toOffset(p.inAxisStride)) : kIdentity;
   }
 }
 
 void storeNode(RowTask task, ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
-    if (p.outAxisStride > 0) {
-      int64_t first = task.outLine + task.k0;
+    if (toOffset(p.outAxisStride) > 0) {
+      OFFSET_T first = task.outLine + task.k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
         ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[q * VEC_N + c];
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
+        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
       }
     } else {
-      int64_t first = task.outLine - task.k0 - (NODE - 1);
+      OFFSET_T first = task.outLine - task.k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
         ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) w[c] = v[NODE - 1 - (q * VEC_N + c)];
-        VecRef(elementAddress(p.outAddr, first + q * VEC_N)).v = VEC_T(w);
+        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+          setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
+        }
+        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
       }
     }
     return;
   }
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    int64_t k = task.k0 + j;
-    if (task.valid && k < int64_t(p.axisLen)) {
-      storeElement(p.outAddr, task.outLine + k * p.outAxisStride, v[j]);
+    OFFSET_T k = task.k0 + j;
+    if (task.valid && k < OFFSET_T(p.axisLen)) {
+      storeElement(p.outAddr, task.outLine + k * toOffset(p.outAxisStride), v[j]);
     }
   }
 }
@@ -101,7 +105,7 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
 // Serial sum of the node: its level-1 value.
 ACC_T nodeTotal(ACC_T v[NODE]) {
   precise ACC_T s = kIdentity;
-  [[unroll]] for (int j = 0; j < NODE; ++j) s = s + v[j];
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
   return s;
 }
 
@@ -114,7 +118,7 @@ ACC_T scanGroupOfNodes(uint g) {
     if ((j & segmentMask) == 0u) s = kIdentity;
     ACC_T node = sNode[j];
     sNode[j] = s;
-    s = s + node;
+    s = ADD(s, node);
   }
   return s;
 }
@@ -128,7 +132,7 @@ ACC_T scanGroups() {
     if (((16u * g) & segmentMask) == 0u) s = kIdentity;
     ACC_T group = sGroup[g];
     sGroup[g] = s;
-    s = s + group;
+    s = ADD(s, group);
   }
   return s;
 }
@@ -163,7 +167,7 @@ ACC_T workgroupTree(ACC_T nodeTotalValue) {
 ACC_T nodeCarry(ACC_T tileCarry) {
   uint t = gl_LocalInvocationID.x;
   precise ACC_T x = tileCarry;
-  if (kTwoLevels) x = x + sGroup[t / 16u];
-  x = x + sNode[t];
+  if (kTwoLevels) x = ADD(x, sGroup[t / 16u]);
+  x = ADD(x, sNode[t]);
   return x;
 }

@@ -12,6 +12,7 @@ void main() {
   loadNode(task, v);
   ACC_T tileTotal = workgroupTree(nodeTotal(v));
   if (gl_LocalInvocationID.x == 0u && task.valid) {
-    storeAcc(p.auxAddr, uint64_t(task.line) * p.chunksPerLine + task.chunk, tileTotal);
+    storeAcc(p.auxAddr, OFFSET_T(task.line) * OFFSET_T(p.chunksPerLine) + OFFSET_T(task.chunk),
+             tileTotal);
   }
 }

@@ -14,21 +14,22 @@ void main() {
   ACC_T inclusive[NODE];
   precise ACC_T s = kIdentity;
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    s = s + v[j];
+    s = ADD(s, v[j]);
     inclusive[j] = s;
   }
   workgroupTree(s);
 
   ACC_T tileCarry = kIdentity;
-  if (p.auxAddr != 0ul && task.valid) {
-    tileCarry = loadAcc(p.auxAddr, uint64_t(task.line) * p.chunksPerLine + task.chunk);
+  if (hasAux() && task.valid) {
+    tileCarry = loadAcc(p.auxAddr,
+                        OFFSET_T(task.line) * OFFSET_T(p.chunksPerLine) + OFFSET_T(task.chunk));
   }
   precise ACC_T x = nodeCarry(tileCarry);
 
   ACC_T outValues[NODE];
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     precise ACC_T partial = kExclusive ? (j == 0 ? kIdentity : inclusive[j - 1]) : inclusive[j];
-    outValues[j] = x + partial;
+    outValues[j] = ADD(x, partial);
   }
   if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = ACC_T(0);
   storeNode(task, outValues);

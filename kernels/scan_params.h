@@ -16,17 +16,29 @@ namespace vkscan::detail {
 using uint = uint32_t;
 #endif
 
+// 64-bit fields. Kernels built without Int64 (VKSCAN_NO_INT64) see the same
+// bytes as two 32-bit words, low word first: addresses as uvec2 (what
+// GL_EXT_buffer_reference_uvec2 converts), strides as ivec2 whose low word
+// the host keeps within int range for those kernels.
+#if defined(__cplusplus) || !defined(VKSCAN_NO_INT64)
+#define VKSCAN_ADDRESS uint64_t
+#define VKSCAN_STRIDE int64_t
+#else
+#define VKSCAN_ADDRESS uvec2
+#define VKSCAN_STRIDE ivec2
+#endif
+
 // flags
 #define VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO 1u
 
 struct ScanParams {
-  uint64_t inAddr;   // device address of traversal element 0 of line 0
-  uint64_t outAddr;  // likewise for the output
-  uint64_t auxAddr;  // reduce: where chunk totals go; scan: carries in (0: none)
-  int64_t inAxisStride;
-  int64_t outAxisStride;
-  int64_t inLineStride[3];
-  int64_t outLineStride[3];
+  VKSCAN_ADDRESS inAddr;   // device address of traversal element 0 of line 0
+  VKSCAN_ADDRESS outAddr;  // likewise for the output
+  VKSCAN_ADDRESS auxAddr;  // reduce: where chunk totals go; scan: carries in (0: none)
+  VKSCAN_STRIDE inAxisStride;
+  VKSCAN_STRIDE outAxisStride;
+  VKSCAN_STRIDE inLineStride[3];
+  VKSCAN_STRIDE outLineStride[3];
   uint lineSize[3];
   uint axisLen;
   uint lineCount;
