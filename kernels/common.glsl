@@ -211,49 +211,46 @@ const ACC_T kIdentity = ACC_T(0);
 #endif
 
 #ifdef VKSCAN_TYPE_F16
-// Half <-> float in integer arithmetic. Vulkan lets a device round float
-// conversions to nearest-even or toward zero, and flush half denormals; doing
-// it here makes FLOAT16 results the same bits on every device.
+// Half <-> float by bit manipulation and one exact or correctly rounded FP32
+// addition each. Vulkan lets a device's float conversions round either to
+// nearest-even or toward zero and flush half denormals; this gives the same
+// bits everywhere, under the assumption the canonical order already makes
+// (FP32 addition rounds to nearest even). Branch-free where it matters: a
+// CPU device runs divergent branches under masks.
 float floatFromHalfBits(uint h) {
-  uint sign = (h & 0x8000u) << 16;
-  uint exponent = (h >> 10) & 0x1Fu;
-  uint mantissa = h & 0x3FFu;
-  if (exponent == 0x1Fu) return uintBitsToFloat(sign | 0x7F800000u | (mantissa << 13));
-  if (exponent != 0u) return uintBitsToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));
-  // A denormal half is mantissa * 2^-24: exact, and a normal float.
-  float magnitude = float(mantissa) * 5.9604644775390625e-8;
-  return sign != 0u ? -magnitude : magnitude;
+  uint magnitude = (h & 0x7FFFu) << 13;
+  uint exponent = magnitude & 0x0F800000u;
+  uint bits = magnitude + 0x38000000u;  // rebias 15 -> 127
+  if (exponent == 0x0F800000u) bits += 0x38000000u;  // infinity, NaN: exponent 255
+  float value = uintBitsToFloat(bits);
+  if (exponent == 0u) {
+    // Zero or denormal: m * 2^-24 = (2^-14 + m * 2^-24) - 2^-14, exactly.
+    precise float denormal = uintBitsToFloat(bits + 0x00800000u) - 6.103515625e-05;
+    value = denormal;
+  }
+  return uintBitsToFloat(floatBitsToUint(value) | ((h & 0x8000u) << 16));
 }
 
-// Rounds to nearest, ties to even; overflow gives infinity, NaN stays NaN.
+// Rounds to nearest, ties to even; overflow gives infinity; every NaN becomes
+// the quiet NaN of its sign (payloads are not portable).
 uint halfBitsFromFloat(float value) {
   uint bits = floatBitsToUint(value);
   uint sign = (bits >> 16) & 0x8000u;
   uint magnitude = bits & 0x7FFFFFFFu;
-  // NaN payloads are not portable (devices differ in what sums of NaNs
-  // give), so every NaN becomes the quiet NaN of its sign.
-  if (magnitude > 0x7F800000u) return sign | 0x7E00u;
-  // 65520 and up round to infinity.
-  if (magnitude >= 0x477FF000u) return sign | 0x7C00u;
-  uint shift;
-  uint significand;
-  uint biased;
-  if (magnitude >= 0x38800000u) {
-    // Normal half: rebias the exponent, drop 13 mantissa bits.
-    shift = 13u;
-    significand = magnitude - 0x38000000u;
+  uint result;
+  if (magnitude >= 0x47800000u) {
+    // 2^16 and up (finite values from 65520 round up into the normal branch).
+    result = magnitude > 0x7F800000u ? 0x7E00u : 0x7C00u;
+  } else if (magnitude < 0x38800000u) {
+    // Denormal half or zero: adding 0.5 aligns the 10 kept bits at the bottom
+    // of the mantissa, and the addition rounds them to nearest even.
+    precise float aligned = uintBitsToFloat(magnitude) + 0.5;
+    result = floatBitsToUint(aligned) - 0x3F000000u;
   } else {
-    // Denormal half (or zero): units of 2^-24. Below 2^-25 everything rounds
-    // to zero; the shift is kept under 32.
-    if (magnitude < 0x33000000u) return sign;
-    shift = 126u - (magnitude >> 23);
-    significand = (magnitude & 0x7FFFFFu) | 0x800000u;
+    uint odd = (magnitude >> 13) & 1u;
+    result = (magnitude - 0x38000000u + 0xFFFu + odd) >> 13;
   }
-  biased = significand >> shift;
-  uint rest = significand & ((1u << shift) - 1u);
-  uint halfway = 1u << (shift - 1u);
-  if (rest > halfway || (rest == halfway && (biased & 1u) != 0u)) biased += 1u;
-  return sign | biased;
+  return sign | result;
 }
 #endif
 
