@@ -192,7 +192,7 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   features11.storageBuffer16BitAccess = caps.storageBuffer16BitAccess;
   auto features = detail::vkStruct<VkPhysicalDeviceFeatures2>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features11);
-  features.features.shaderInt64 = VK_TRUE;
+  features.features.shaderInt64 = caps.shaderInt64;
   features.features.shaderFloat64 = caps.shaderFloat64;
 
   auto info = detail::vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features);
@@ -234,12 +234,16 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   layout.pPushConstantRanges = &range;
   detail::check(impl.vk.vkCreatePipelineLayout(impl.device, &layout, nullptr, &impl.pipelineLayout),
                 "vkCreatePipelineLayout");
+  detail::KernelVariant variant;
+  variant.emulatedInt64 = !caps.shaderInt64;
+  variant.packedHalves = !caps.storageBuffer16BitAccess;
   impl.pipelines = std::make_unique<detail::PipelineCache>(
-      impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout);
+      impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout, variant);
 }
 
-// Pretends features are absent (DeviceOptions::disableFloat64/16).
+// Pretends features are absent (DeviceOptions::disableInt64/Float64/Float16).
 void maskCapabilities(DeviceCapabilities& caps, const DeviceOptions& options) {
+  if (options.disableInt64) caps.shaderInt64 = false;
   if (options.disableFloat64) caps.shaderFloat64 = false;
   if (options.disableFloat16) {
     caps.shaderFloat16 = false;
@@ -343,9 +347,9 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
   impl.queueFamilyIndex = external.queueFamilyIndex;
   impl.capabilities = queryCapabilities(impl.physicalDevice);
   maskCapabilities(impl.capabilities, options);
-  if (!impl.capabilities.bufferDeviceAddress || !impl.capabilities.shaderInt64) {
+  if (!impl.capabilities.bufferDeviceAddress) {
     throw Unsupported("device " + impl.capabilities.deviceName +
-                      " lacks bufferDeviceAddress or shaderInt64, which vkscan requires");
+                      " lacks bufferDeviceAddress, which vkscan requires");
   }
   finishSetup(impl, external.pipelineCache);
 }

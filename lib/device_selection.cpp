@@ -26,7 +26,7 @@ size_t byIndex(const std::vector<VkPhysicalDevice>& devices, long index, const c
   }
   if (!isUsable(devices[index])) {
     throw Unsupported("device " + std::to_string(index) + " (" + nameOf(devices[index]) +
-                      ") lacks Vulkan 1.2, a compute queue, bufferDeviceAddress or shaderInt64");
+                      ") lacks Vulkan 1.2, a compute queue or bufferDeviceAddress");
   }
   return static_cast<size_t>(index);
 }
@@ -54,7 +54,7 @@ bool isUsable(VkPhysicalDevice device) {
   auto features = vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                                       &features12);
   vkGetPhysicalDeviceFeatures2(device, &features);
-  return features12.bufferDeviceAddress && features.features.shaderInt64;
+  return features12.bufferDeviceAddress;
 }
 
 size_t selectPhysicalDevice(const std::vector<VkPhysicalDevice>& devices, int index,
@@ -78,9 +78,7 @@ size_t selectPhysicalDevice(const std::vector<VkPhysicalDevice>& devices, int in
   for (size_t i = 0; i < devices.size(); ++i) {
     if (isUsable(devices[i])) return i;
   }
-  throw Unsupported(
-      "no Vulkan device has Vulkan 1.2, a compute queue, bufferDeviceAddress and "
-      "shaderInt64");
+  throw Unsupported("no Vulkan device has Vulkan 1.2, a compute queue and bufferDeviceAddress");
 }
 
 }  // namespace vkscan::detail

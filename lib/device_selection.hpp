@@ -8,7 +8,8 @@
 
 namespace vkscan::detail {
 
-// Usable: Vulkan 1.2+, a compute queue, bufferDeviceAddress and shaderInt64.
+// Usable: Vulkan 1.2+, a compute queue and bufferDeviceAddress (the kernels
+// have variants for devices without shaderInt64 or 16-bit storage).
 bool isUsable(VkPhysicalDevice device);
 
 // Index into `devices` per DeviceOptions' rules (index, name, VKSCAN_DEVICE,

@@ -2,56 +2,39 @@
 
 #include <vkscan_kernels.h>
 
-namespace vkscan::detail {
+#include <string>
 
-KernelBinary kernelBinary(Stage stage, DataType type) {
-  namespace spv = spirv;
-  // Indexed [stage][type] in the enums' declaration order.
-  static const KernelBinary table[6][7] = {
-      {{spv::spv_rows_reduce_f32, spv::spv_rows_reduce_f32_words},
-       {spv::spv_rows_reduce_f16, spv::spv_rows_reduce_f16_words},
-       {spv::spv_rows_reduce_i32, spv::spv_rows_reduce_i32_words},
-       {spv::spv_rows_reduce_u32, spv::spv_rows_reduce_u32_words},
-       {spv::spv_rows_reduce_i64, spv::spv_rows_reduce_i64_words},
-       {spv::spv_rows_reduce_u64, spv::spv_rows_reduce_u64_words},
-       {spv::spv_rows_reduce_f64, spv::spv_rows_reduce_f64_words}},
-      {{spv::spv_rows_scan_f32, spv::spv_rows_scan_f32_words},
-       {spv::spv_rows_scan_f16, spv::spv_rows_scan_f16_words},
-       {spv::spv_rows_scan_i32, spv::spv_rows_scan_i32_words},
-       {spv::spv_rows_scan_u32, spv::spv_rows_scan_u32_words},
-       {spv::spv_rows_scan_i64, spv::spv_rows_scan_i64_words},
-       {spv::spv_rows_scan_u64, spv::spv_rows_scan_u64_words},
-       {spv::spv_rows_scan_f64, spv::spv_rows_scan_f64_words}},
-      {{spv::spv_chunk_reduce_f32, spv::spv_chunk_reduce_f32_words},
-       {spv::spv_chunk_reduce_f16, spv::spv_chunk_reduce_f16_words},
-       {spv::spv_chunk_reduce_i32, spv::spv_chunk_reduce_i32_words},
-       {spv::spv_chunk_reduce_u32, spv::spv_chunk_reduce_u32_words},
-       {spv::spv_chunk_reduce_i64, spv::spv_chunk_reduce_i64_words},
-       {spv::spv_chunk_reduce_u64, spv::spv_chunk_reduce_u64_words},
-       {spv::spv_chunk_reduce_f64, spv::spv_chunk_reduce_f64_words}},
-      {{spv::spv_chunk_scan_f32, spv::spv_chunk_scan_f32_words},
-       {spv::spv_chunk_scan_f16, spv::spv_chunk_scan_f16_words},
-       {spv::spv_chunk_scan_i32, spv::spv_chunk_scan_i32_words},
-       {spv::spv_chunk_scan_u32, spv::spv_chunk_scan_u32_words},
-       {spv::spv_chunk_scan_i64, spv::spv_chunk_scan_i64_words},
-       {spv::spv_chunk_scan_u64, spv::spv_chunk_scan_u64_words},
-       {spv::spv_chunk_scan_f64, spv::spv_chunk_scan_f64_words}},
-      {{spv::spv_chunk_reduce_interleaved_f32, spv::spv_chunk_reduce_interleaved_f32_words},
-       {spv::spv_chunk_reduce_interleaved_f16, spv::spv_chunk_reduce_interleaved_f16_words},
-       {spv::spv_chunk_reduce_interleaved_i32, spv::spv_chunk_reduce_interleaved_i32_words},
-       {spv::spv_chunk_reduce_interleaved_u32, spv::spv_chunk_reduce_interleaved_u32_words},
-       {spv::spv_chunk_reduce_interleaved_i64, spv::spv_chunk_reduce_interleaved_i64_words},
-       {spv::spv_chunk_reduce_interleaved_u64, spv::spv_chunk_reduce_interleaved_u64_words},
-       {spv::spv_chunk_reduce_interleaved_f64, spv::spv_chunk_reduce_interleaved_f64_words}},
-      {{spv::spv_chunk_scan_interleaved_f32, spv::spv_chunk_scan_interleaved_f32_words},
-       {spv::spv_chunk_scan_interleaved_f16, spv::spv_chunk_scan_interleaved_f16_words},
-       {spv::spv_chunk_scan_interleaved_i32, spv::spv_chunk_scan_interleaved_i32_words},
-       {spv::spv_chunk_scan_interleaved_u32, spv::spv_chunk_scan_interleaved_u32_words},
-       {spv::spv_chunk_scan_interleaved_i64, spv::spv_chunk_scan_interleaved_i64_words},
-       {spv::spv_chunk_scan_interleaved_u64, spv::spv_chunk_scan_interleaved_u64_words},
-       {spv::spv_chunk_scan_interleaved_f64, spv::spv_chunk_scan_interleaved_f64_words}},
-  };
-  return table[static_cast<int>(stage)][static_cast<int>(type)];
+namespace vkscan::detail {
+namespace {
+
+struct KernelEntry {
+  Stage stage;
+  DataType type;
+  KernelVariant variant;
+  KernelBinary binary;
+};
+
+// One entry per embedded blob, written by kernels/CMakeLists.txt.
+const KernelEntry kKernels[] = {
+#include <vkscan_kernel_table.inc>
+};
+
+}  // namespace
+
+KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant) {
+  // Only FLOAT16 is built packed: for every other type the plain blob is
+  // already free of 16-bit storage.
+  bool packed = variant.packedHalves && type == DataType::Float16;
+  for (const KernelEntry& entry : kKernels) {
+    if (entry.stage == stage && entry.type == type &&
+        entry.variant.emulatedInt64 == variant.emulatedInt64 &&
+        entry.variant.packedHalves == packed) {
+      return entry.binary;
+    }
+  }
+  throw Error(std::string("vkscan was built without the ") + stageName(stage) + " kernel for " +
+              dataTypeName(type) + (variant.emulatedInt64 ? " without Int64" : "") +
+              (packed ? " with packed halves" : ""));
 }
 
 }  // namespace vkscan::detail

@@ -1,4 +1,5 @@
-// The SPIR-V of each (stage, data type), embedded at build time.
+// The SPIR-V of each (stage, data type, kernel variant), embedded at build
+// time (kernels/CMakeLists.txt lists them).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,19 @@ struct KernelBinary {
   size_t words;
 };
 
-KernelBinary kernelBinary(Stage stage, DataType type);
+// Which build of the kernels a device needs. Every variant takes the same
+// push constants, specialization constants and plan, and computes the same
+// bits; they differ only in the SPIR-V capabilities they declare.
+struct KernelVariant {
+  // No Int64 capability: addresses as uvec2, 32-bit offsets, 64-bit integer
+  // data as pairs of 32-bit words. For devices without shaderInt64; every
+  // tensor binding must then span at most kMaxTensorBytesWithoutInt64.
+  bool emulatedInt64 = false;
+  // FLOAT16 kernels load and store halves as 32-bit words, so they need no
+  // storageBuffer16BitAccess. Other types have no halves and ignore it.
+  bool packedHalves = false;
+};
+
+KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant);
 
 }  // namespace vkscan::detail

@@ -38,16 +38,29 @@ VkDeviceAddress addressOf(const Device::Impl& device, const BufferBinding& bindi
   return device.vk.vkGetBufferDeviceAddress(device.device, &info) + binding.offset;
 }
 
+// The int64-free kernels address a tensor with 32-bit offsets.
+void checkSpanWithoutInt64(const TensorDesc& tensor, const char* field,
+                           const DeviceCapabilities& caps) {
+  uint64_t bytes = tensor.totalBytes();
+  if (caps.shaderInt64 || bytes <= kMaxTensorBytesWithoutInt64) return;
+  throw Unsupported(std::string(field) + ": the tensor spans " + std::to_string(bytes) +
+                    " bytes; on " + caps.deviceName +
+                    ", without shaderInt64 (absent, or DeviceOptions::disableInt64), vkscan "
+                    "addresses at most " +
+                    std::to_string(kMaxTensorBytesWithoutInt64) + " bytes (2^30) per tensor");
+}
+
 }  // namespace
 
 Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   detail::Problem problem = detail::normalize(desc);
-  if (!impl_->capabilities.supports(desc.input.dataType)) {
+  const DeviceCapabilities& caps = impl_->capabilities;
+  if (!caps.supports(desc.input.dataType)) {
     throw Unsupported(std::string("input.dataType: ") + dataTypeName(desc.input.dataType) +
-                      " is not supported by " + impl_->capabilities.deviceName +
-                      " (needs storageBuffer16BitAccess for FLOAT16, "
-                      "shaderFloat64 for FLOAT64)");
+                      " is not supported by " + caps.deviceName + " (FLOAT64 needs shaderFloat64)");
   }
+  checkSpanWithoutInt64(desc.input, "input", caps);
+  checkSpanWithoutInt64(desc.output, "output", caps);
   auto op = std::make_shared<Operator::Impl>();
   op->device = impl_;
   op->desc = desc;

@@ -22,8 +22,8 @@ const std::array<VkSpecializationMapEntry, 3> kSpecializationEntries = {{
 }  // namespace
 
 PipelineCache::PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipelineCache cache,
-                             VkPipelineLayout layout)
-    : vk_(vk), device_(device), cache_(cache), layout_(layout) {}
+                             VkPipelineLayout layout, KernelVariant variant)
+    : vk_(vk), device_(device), cache_(cache), layout_(layout), variant_(variant) {}
 
 PipelineCache::~PipelineCache() {
   for (auto& [key, pipeline] : pipelines_) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
@@ -57,7 +57,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
     };
     try {
       for (size_t i = 0; i < missing.size(); ++i) {
-        KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type);
+        KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type, variant_);
         auto moduleInfo =
             vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
         moduleInfo.codeSize = binary.words * sizeof(uint32_t);

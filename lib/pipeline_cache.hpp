@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "kernel_binaries.hpp"
 #include "plan.hpp"
 #include "vulkan_api.hpp"
 
@@ -14,8 +15,10 @@ namespace vkscan::detail {
 class PipelineCache {
  public:
   // `layout` and `cache` must outlive this object; it does not own them.
+  // `variant` is the device's: keys need not carry it, as one device never
+  // mixes variants.
   PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipelineCache cache,
-                VkPipelineLayout layout);
+                VkPipelineLayout layout, KernelVariant variant);
   ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
@@ -32,6 +35,7 @@ class PipelineCache {
   VkDevice device_;
   VkPipelineCache cache_;
   VkPipelineLayout layout_;
+  KernelVariant variant_;
   mutable std::mutex mutex_;
   std::map<PipelineKey, VkPipeline> pipelines_;
 };

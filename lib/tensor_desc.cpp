@@ -58,15 +58,8 @@ uint64_t TensorDesc::totalBytes() const noexcept {
 }
 
 bool DeviceCapabilities::supports(DataType type) const noexcept {
-  if (!bufferDeviceAddress || !shaderInt64) return false;
-  switch (type) {
-    case DataType::Float16:
-      return storageBuffer16BitAccess;
-    case DataType::Float64:
-      return shaderFloat64;
-    default:
-      return true;
-  }
+  if (!bufferDeviceAddress) return false;
+  return type != DataType::Float64 || shaderFloat64;
 }
 
 }  // namespace vkscan

@@ -27,7 +27,11 @@
 //   changes a bit. Each "+" is one IEEE-754 addition in the accumulation type
 //   (FP32 for FLOAT32 and FLOAT16, FP64 for FLOAT64), round-to-nearest-even,
 //   never contracted or reassociated (kernels use `precise`). FLOAT16 results
-//   are the FP32 result rounded once to nearest-even on store.
+//   are the FP32 result rounded once to nearest-even on store (overflow gives
+//   infinity, every NaN the quiet NaN 0x7E00 of its sign). The kernels convert
+//   halves with integer code rather than the device's conversions, which
+//   Vulkan lets round toward zero or flush half denormals, so FLOAT16 keeps
+//   its denormals and gives the same bits on every device.
 //   Denormals: the device's default float mode applies (vkscan does not request
 //   denorm preservation); lavapipe and many GPUs flush FP32 denormals to zero,
 //   so the bit-for-bit guarantee covers inputs and partial sums that are
@@ -158,7 +162,21 @@ class VKSCAN_API VulkanError : public Error {
 // Device
 // ---------------------------------------------------------------------------
 
-// What the device can do, read once when the Device is made.
+// On a device without shaderInt64 (or with DeviceOptions::disableInt64),
+// vkscan's kernels hold offsets in 32 bits: createOperator() refuses an input
+// or output tensor whose totalBytes() exceeds this.
+inline constexpr uint64_t kMaxTensorBytesWithoutInt64 = uint64_t{1} << 30;
+
+// What the device can do, read once when the Device is made. vkscan needs
+// bufferDeviceAddress; the other features only choose kernels:
+//   shaderInt64               without it, 64-bit integers are emulated with
+//                             32-bit pairs (same results, the 64-bit types
+//                             may run slower) and tensors are limited to
+//                             kMaxTensorBytesWithoutInt64 bytes
+//   storageBuffer16BitAccess  without it, FLOAT16 is loaded and stored as
+//                             32-bit words (same results, may run slower)
+//   shaderFloat64             needed by FLOAT64 only
+//   shaderFloat16             never needed (halves are converted, not added)
 struct VKSCAN_API DeviceCapabilities {
   std::string deviceName;
   std::string driverName;
@@ -188,7 +206,8 @@ struct VKSCAN_API DeviceCapabilities {
   float timestampPeriod = 0.0f;
   bool timestampComputeAndGraphics = false;
 
-  // True when vkscan can scan `type` on this device.
+  // True when vkscan can scan `type` on this device: every type given
+  // bufferDeviceAddress, and FLOAT64 needs shaderFloat64 as well.
   bool supports(DataType type) const noexcept;
 };
 
@@ -222,25 +241,37 @@ struct DeviceOptions {
   // destroyed then: the Device keeps them until their fence signals (freed
   // by a later run()) and waits for it when the Device is destroyed.
   uint64_t timeoutNs = 60ull * 1000 * 1000 * 1000;
-  // Pretend the device lacks shaderFloat64, to test how an application copes
-  // with such devices: capabilities().shaderFloat64 reads false,
-  // supports(FLOAT64) is false and createOperator() throws Unsupported for
-  // FLOAT64. A headless device is then created without the feature; an
-  // ExternalDevice keeps what the engine enabled. Default false.
+  // The disable* options pretend the device lacks features, to test how an
+  // application copes with such devices, or to tell vkscan that an
+  // ExternalDevice was created without a feature its physical device has.
+  // A headless device is then created without the feature; an ExternalDevice
+  // keeps what the engine enabled. All default to false.
+  //
+  // shaderInt64: capabilities().shaderInt64 reads false and vkscan uses its
+  // int64-free kernels: every type still runs with the same results, but
+  // createOperator() refuses tensors over kMaxTensorBytesWithoutInt64 bytes.
+  bool disableInt64 = false;
+  // shaderFloat64: capabilities().shaderFloat64 reads false, supports(FLOAT64)
+  // is false and createOperator() throws Unsupported for FLOAT64.
   bool disableFloat64 = false;
-  // Likewise for FLOAT16: capabilities().shaderFloat16 and
-  // storageBuffer16BitAccess (the feature FLOAT16 needs) read false. Default
-  // false.
+  // 16-bit types: capabilities().shaderFloat16 and storageBuffer16BitAccess
+  // read false. FLOAT16 still runs, with the same results: its kernels then
+  // load and store halves as 32-bit words.
   bool disableFloat16 = false;
 };
 
 // An engine's own Vulkan objects, which it keeps owning. vkscan never
 // destroys them; they must outlive the vkscan::Device.
-// Requirements: the device was created with Vulkan 1.2+, the
-// bufferDeviceAddress feature enabled, and the features of the data types to
-// be used enabled (shaderInt64 always; shaderFloat64 for FLOAT64;
-// storageBuffer16BitAccess for FLOAT16: kernels only load and store halves,
-// so shaderFloat16 is not needed).
+// Requirements: the device was created with Vulkan 1.2+ and the
+// bufferDeviceAddress feature enabled (shaderFloat64 too, for FLOAT64).
+// Optional: vkscan uses shaderInt64 and storageBuffer16BitAccess whenever the
+// physical device reports them, so the engine either enables them or sets
+// DeviceOptions::disableInt64 / disableFloat16 for those it left disabled.
+// Without shaderInt64 tensors are limited to kMaxTensorBytesWithoutInt64
+// bytes and the 64-bit types may run slower; without
+// storageBuffer16BitAccess FLOAT16 may run slower. Results are the same bits
+// either way. shaderFloat16 is never needed: halves are only converted,
+// never added.
 struct ExternalDevice {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
@@ -260,7 +291,9 @@ struct ExternalDevice {
 // and bound to memory allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
 // offset must be a multiple of 16 bytes (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT).
 // size is the bytes available from offset (VK_WHOLE_SIZE is not accepted:
-// vkscan cannot know a buffer's size).
+// vkscan cannot know a buffer's size). Without shaderInt64 only the tensor's
+// own span is limited (kMaxTensorBytesWithoutInt64), not the buffer's size
+// or the offset: kernels receive full 64-bit addresses either way.
 struct BufferBinding {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0;
@@ -309,7 +342,9 @@ class VKSCAN_API Device {
   // Throws InvalidArgument naming the field at fault (rank 0 or > 8, axis out
   // of range, type/rank/sizes mismatch, output strides that overlap, sizes or
   // strides whose extent overflows), Unsupported for a type the device cannot
-  // do, VulkanError if pipeline creation fails. Nothing is recorded.
+  // do or, without shaderInt64, for an input or output whose totalBytes()
+  // exceeds kMaxTensorBytesWithoutInt64 (the message names "input" or
+  // "output"), VulkanError if pipeline creation fails. Nothing is recorded.
   Operator createOperator(const CumulativeSummationDesc& desc) const;
 
   // Synchronous convenience: allocates device buffers, uploads `input`

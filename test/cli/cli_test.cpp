@@ -252,6 +252,8 @@ TEST_CASE("info: lists the devices and the selected one") {
   CHECK(contains(result.out, "Selected device: "));
   CHECK(contains(result.out, "subgroup size:"));
   CHECK(contains(result.out, "FLOAT32 yes"));
+  CHECK(contains(result.out, "FLOAT16 yes"));
+  CHECK(contains(result.out, "kernels:              native 64-bit integers, 16-bit storage"));
   CHECK(contains(result.out, "max storage buffer range"));
 }
 

@@ -22,6 +22,10 @@ const char* profileName(Profile profile) {
       return "small-workgroups";
     case Profile::ManyPasses:
       return "many-passes";
+    case Profile::Emulated:
+      return "emulated";
+    case Profile::EmulatedGpuTuning:
+      return "emulated-gpu-tuning";
   }
   return "?";
 }
@@ -32,12 +36,17 @@ Device makeDevice(Profile profile) {
   DeviceOptions options;
   const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
   options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
+  bool emulated = profile == Profile::Emulated || profile == Profile::EmulatedGpuTuning;
+  options.disableInt64 = emulated;
+  options.disableFloat16 = emulated;
   Device device(options);
   detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
   switch (profile) {
     case Profile::Native:
+    case Profile::Emulated:
       break;
     case Profile::GpuTuning:
+    case Profile::EmulatedGpuTuning:
       tuning = detail::tuningFor(false, 32, 1024);
       break;
     case Profile::SmallWorkgroups:

@@ -12,15 +12,22 @@ namespace vkscan::test {
 
 // The plan depends on the device; lavapipe alone would only ever run the
 // CPU-tuned plans. Each profile is a device whose tuning is overridden so
-// that one machine runs every kernel family and pass structure.
+// that one machine runs every kernel family and pass structure, and whose
+// features are masked so that it runs every kernel variant.
 enum class Profile {
   Native,           // lavapipe's own tuning: chunk kernels
   GpuTuning,        // as a 32-wide GPU: rows kernels with 256-wide workgroups
   SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows
   ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion
+  // Without shaderInt64 and 16-bit storage (DeviceOptions::disableInt64 and
+  // disableFloat16): the chunk kernels' emulated-int64 and packed-halves
+  // variants, then the rows kernels'.
+  Emulated,
+  EmulatedGpuTuning,
 };
-inline constexpr Profile kAllProfiles[] = {Profile::Native, Profile::GpuTuning,
-                                           Profile::SmallWorkgroups, Profile::ManyPasses};
+inline constexpr Profile kAllProfiles[] = {Profile::Native,          Profile::GpuTuning,
+                                           Profile::SmallWorkgroups, Profile::ManyPasses,
+                                           Profile::Emulated,        Profile::EmulatedGpuTuning};
 const char* profileName(Profile profile);
 
 Device& testDevice(Profile profile = Profile::Native);

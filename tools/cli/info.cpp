@@ -99,6 +99,13 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
       "buffer device address %s\n",
       yesNo(caps.shaderInt64), yesNo(caps.shaderFloat64), yesNo(caps.shaderFloat16),
       yesNo(caps.storageBuffer16BitAccess), yesNo(caps.bufferDeviceAddress));
+  // The fallbacks give the same results; what they cost is worth knowing.
+  std::string int64Kernels = caps.shaderInt64
+                                 ? "native 64-bit integers"
+                                 : "emulated 64-bit integers (tensors up to " +
+                                       std::to_string(kMaxTensorBytesWithoutInt64) + " bytes)";
+  std::printf("  kernels:              %s, %s\n", int64Kernels.c_str(),
+              caps.storageBuffer16BitAccess ? "16-bit storage" : "halves packed in 32-bit words");
   std::printf("  limits:\n");
   printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
   printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");

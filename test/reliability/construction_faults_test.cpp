@@ -1,0 +1,149 @@
+// Faults inside Device construction. A Device's function table does not exist
+// until it is being built, so these faults enter through the loader entry
+// point an engine may hand over (ExternalDevice::getInstanceProcAddr): it
+// returns a vkGetDeviceProcAddr whose pipeline-cache and pipeline-layout
+// functions fail on request and count what is created and destroyed. The
+// engine's device runs with the validation layer, whose object tracking
+// reports anything vkscan leaves behind on it.
+#include <dlfcn.h>
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "reliability_util.hpp"
+
+using namespace vkscan;
+using namespace vkscan::test;
+
+namespace {
+
+PFN_vkGetInstanceProcAddr systemGetInstanceProcAddr = nullptr;
+PFN_vkGetDeviceProcAddr systemGetDeviceProcAddr = nullptr;
+PFN_vkCreatePipelineCache realCreatePipelineCache = nullptr;
+PFN_vkDestroyPipelineCache realDestroyPipelineCache = nullptr;
+PFN_vkCreatePipelineLayout realCreatePipelineLayout = nullptr;
+PFN_vkDestroyPipelineLayout realDestroyPipelineLayout = nullptr;
+
+std::string failingFunction;
+int livePipelineCaches = 0;
+int livePipelineLayouts = 0;
+
+VKAPI_ATTR VkResult VKAPI_CALL createPipelineCache(VkDevice device,
+                                                   const VkPipelineCacheCreateInfo* info,
+                                                   const VkAllocationCallbacks* allocator,
+                                                   VkPipelineCache* cache) {
+  if (failingFunction == "vkCreatePipelineCache") return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  VkResult result = realCreatePipelineCache(device, info, allocator, cache);
+  if (result == VK_SUCCESS) ++livePipelineCaches;
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL destroyPipelineCache(VkDevice device, VkPipelineCache cache,
+                                                const VkAllocationCallbacks* allocator) {
+  if (cache != VK_NULL_HANDLE) --livePipelineCaches;
+  realDestroyPipelineCache(device, cache, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL createPipelineLayout(VkDevice device,
+                                                    const VkPipelineLayoutCreateInfo* info,
+                                                    const VkAllocationCallbacks* allocator,
+                                                    VkPipelineLayout* layout) {
+  if (failingFunction == "vkCreatePipelineLayout") return VK_ERROR_OUT_OF_HOST_MEMORY;
+  VkResult result = realCreatePipelineLayout(device, info, allocator, layout);
+  if (result == VK_SUCCESS) ++livePipelineLayouts;
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL destroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+                                                 const VkAllocationCallbacks* allocator) {
+  if (layout != VK_NULL_HANDLE) --livePipelineLayouts;
+  realDestroyPipelineLayout(device, layout, allocator);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, const char* name) {
+  PFN_vkVoidFunction real = systemGetDeviceProcAddr(device, name);
+  if (std::strcmp(name, "vkCreatePipelineCache") == 0) {
+    realCreatePipelineCache = reinterpret_cast<PFN_vkCreatePipelineCache>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(createPipelineCache);
+  }
+  if (std::strcmp(name, "vkDestroyPipelineCache") == 0) {
+    realDestroyPipelineCache = reinterpret_cast<PFN_vkDestroyPipelineCache>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(destroyPipelineCache);
+  }
+  if (std::strcmp(name, "vkCreatePipelineLayout") == 0) {
+    realCreatePipelineLayout = reinterpret_cast<PFN_vkCreatePipelineLayout>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(createPipelineLayout);
+  }
+  if (std::strcmp(name, "vkDestroyPipelineLayout") == 0) {
+    realDestroyPipelineLayout = reinterpret_cast<PFN_vkDestroyPipelineLayout>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(destroyPipelineLayout);
+  }
+  return real;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance,
+                                                             const char* name) {
+  PFN_vkVoidFunction real = systemGetInstanceProcAddr(instance, name);
+  if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
+    systemGetDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(getDeviceProcAddr);
+  }
+  return real;
+}
+
+ExternalDevice hookedExternal(const Device& engine) {
+  if (systemGetInstanceProcAddr == nullptr) {
+    void* loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(loader != nullptr);
+    systemGetInstanceProcAddr =
+        reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(loader, "vkGetInstanceProcAddr"));
+    bool found = systemGetInstanceProcAddr != nullptr;
+    REQUIRE(found);
+  }
+  ExternalDevice external;
+  external.instance = engine.instance();
+  external.physicalDevice = engine.physicalDevice();
+  external.device = engine.handle();
+  external.queue = engine.queue();
+  external.queueFamilyIndex = engine.queueFamilyIndex();
+  external.getInstanceProcAddr = getInstanceProcAddr;
+  return external;
+}
+
+}  // namespace
+
+TEST_CASE("construction faults: a failed Device leaves nothing on the engine's device") {
+  Device engine(testDeviceOptions());
+  CumulativeSummationDesc desc = packedDesc(DataType::Float32, {3, 5000}, 1);
+  for (const char* function : {"vkCreatePipelineCache", "vkCreatePipelineLayout"}) {
+    CAPTURE(std::string(function));
+    failingFunction = function;
+    bool threw = false;
+    try {
+      Device wrapped(hookedExternal(engine));
+    } catch (const VulkanError& error) {
+      threw = true;
+      CHECK(error.call() == function);
+      CHECK(error.result() < 0);
+      CHECK(std::string(error.what()).find(function) != std::string::npos);
+    }
+    CHECK(threw);
+    CHECK(livePipelineCaches == 0);
+    CHECK(livePipelineLayouts == 0);
+    // The engine's device is unharmed and the same handles wrap cleanly once
+    // the fault is gone.
+    failingFunction.clear();
+    CHECK(runMatchesReference(engine, desc, 41));
+    {
+      Device wrapped(hookedExternal(engine));
+      CHECK(livePipelineCaches == 1);
+      CHECK(livePipelineLayouts == 1);
+      CHECK(runMatchesReference(wrapped, desc, 42));
+    }
+    CHECK(livePipelineCaches == 0);
+    CHECK(livePipelineLayouts == 0);
+  }
+  CHECK(engine.validationMessageCount() == 0);
+}
