@@ -15,10 +15,11 @@ using namespace vkscan::test;
 
 namespace {
 
-void checkLarge(const CumulativeSummationDesc& desc, uint64_t seed) {
-  std::string what = describe(desc);
+void checkLarge(const CumulativeSummationDesc& desc, uint64_t seed,
+                Profile profile = Profile::Native) {
+  std::string what = describe(desc) + " on " + profileName(profile);
   CAPTURE(what);
-  const Device& device = testDevice();
+  const Device& device = testDevice(profile);
   uint64_t bytes = desc.input.totalBytes();
   CHECK(bytes > device.capabilities().maxStorageBufferRange);
   std::vector<uint8_t> input = randomInput(desc, seed);
@@ -47,4 +48,11 @@ TEST_CASE("large: many rows, 2^21 rows of 19 float32 (160 MB)") {
 
 TEST_CASE("large: many columns, 20 M x 2 float32 along axis 0 (160 MB)") {
   checkLarge(packedDesc(DataType::Float32, {20000000, 2}, 0, false, AxisDirection::Decreasing), 83);
+}
+
+// The int64-free kernels: 32-bit offsets from uvec2 addresses, walking down
+// 160 MB from the last element, with 64-bit sums as word pairs.
+TEST_CASE("large: without shaderInt64, 20 M int64 decreasing (160 MB)") {
+  checkLarge(packedDesc(DataType::Int64, {20000000}, 0, false, AxisDirection::Decreasing), 84,
+             Profile::Emulated);
 }
