@@ -59,96 +59,82 @@ std::string kernelName(Stage stage, DataType type, KernelVariant variant) {
          (variant.packedHalves ? " packed-halves" : "");
 }
 
-}  // namespace
-
-TEST_CASE("kernels: FLOAT16 needs no shaderFloat16, only FLOAT64 needs shaderFloat64") {
+// Calls check(stage, type, variant, capabilities) for every embedded kernel
+// of the variants `select` accepts, with the kernel's name captured.
+template <typename Select, typename Check>
+void forEachKernel(Select select, Check check) {
   for (KernelVariant variant : kVariants) {
+    if (!select(variant)) continue;
     for (Stage stage : kStages) {
       for (DataType type : kTypes) {
         std::string kernel = kernelName(stage, type, variant);
         CAPTURE(kernel);
-        std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, variant));
-        CHECK(caps.count(kFloat16) == 0);
-        CHECK(caps.count(kFloat64) == (type == DataType::Float64 ? 1u : 0u));
+        check(stage, type, variant, capabilities(kernelBinary(stage, type, variant)));
       }
     }
   }
 }
 
+bool anyVariant(KernelVariant) {
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("kernels: FLOAT16 needs no shaderFloat16, only FLOAT64 needs shaderFloat64") {
+  forEachKernel(anyVariant,
+                [](Stage, DataType type, KernelVariant, const std::set<uint32_t>& caps) {
+                  CHECK(caps.count(kFloat16) == 0);
+                  CHECK(caps.count(kFloat64) == (type == DataType::Float64 ? 1u : 0u));
+                });
+}
+
 TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") {
-  for (KernelVariant variant : kVariants) {
-    for (Stage stage : kStages) {
-      for (DataType type : kTypes) {
-        std::string kernel = kernelName(stage, type, variant);
-        CAPTURE(kernel);
-        std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, variant));
-        CHECK(caps.count(kGroupNonUniformArithmetic) == 0);
-        CHECK(caps.count(kGroupNonUniformClustered) == 0);
-      }
-    }
-  }
+  forEachKernel(anyVariant, [](Stage, DataType, KernelVariant, const std::set<uint32_t>& caps) {
+    CHECK(caps.count(kGroupNonUniformArithmetic) == 0);
+    CHECK(caps.count(kGroupNonUniformClustered) == 0);
+  });
 }
 
 // What makes the variants necessary: the native kernels need shaderInt64,
 // and the FLOAT16 ones storageBuffer16BitAccess.
 TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for FLOAT16 only") {
-  for (Stage stage : kStages) {
-    for (DataType type : kTypes) {
-      std::string kernel = kernelName(stage, type, kNative);
-      CAPTURE(kernel);
-      std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, kNative));
-      CHECK(caps.count(kInt64) == 1);
-      CHECK(caps.count(kStorageBuffer16BitAccess) == (type == DataType::Float16 ? 1u : 0u));
-    }
-  }
+  auto native = [](KernelVariant variant) {
+    return !variant.emulatedInt64 && !variant.packedHalves;
+  };
+  forEachKernel(native, [](Stage, DataType type, KernelVariant, const std::set<uint32_t>& caps) {
+    CHECK(caps.count(kInt64) == 1);
+    CHECK(caps.count(kStorageBuffer16BitAccess) == (type == DataType::Float16 ? 1u : 0u));
+  });
 }
 
 TEST_CASE("kernels: emulated-int64 kernels declare no 64-bit integer capability") {
-  for (KernelVariant variant : kVariants) {
-    if (!variant.emulatedInt64) continue;
-    for (Stage stage : kStages) {
-      for (DataType type : kTypes) {
-        std::string kernel = kernelName(stage, type, variant);
-        CAPTURE(kernel);
-        std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, variant));
-        CHECK(caps.count(kInt64) == 0);
-        CHECK(caps.count(kInt64Atomics) == 0);
-      }
-    }
-  }
+  auto emulated = [](KernelVariant variant) { return variant.emulatedInt64; };
+  forEachKernel(emulated, [](Stage, DataType, KernelVariant, const std::set<uint32_t>& caps) {
+    CHECK(caps.count(kInt64) == 0);
+    CHECK(caps.count(kInt64Atomics) == 0);
+  });
 }
 
 TEST_CASE("kernels: packed-halves kernels declare no 16-bit capability") {
-  for (KernelVariant variant : kVariants) {
-    if (!variant.packedHalves) continue;
-    for (Stage stage : kStages) {
-      for (DataType type : kTypes) {
-        std::string kernel = kernelName(stage, type, variant);
-        CAPTURE(kernel);
-        std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, variant));
-        for (uint32_t sixteenBit : {kStorageBuffer16BitAccess, kUniformAndStorageBuffer16BitAccess,
-                                    kStoragePushConstant16, kFloat16, kInt16}) {
-          CAPTURE(sixteenBit);
-          CHECK(caps.count(sixteenBit) == 0);
-        }
-      }
+  auto packed = [](KernelVariant variant) { return variant.packedHalves; };
+  forEachKernel(packed, [](Stage, DataType, KernelVariant, const std::set<uint32_t>& caps) {
+    for (uint32_t sixteenBit : {kStorageBuffer16BitAccess, kUniformAndStorageBuffer16BitAccess,
+                                kStoragePushConstant16, kFloat16, kInt16}) {
+      CAPTURE(sixteenBit);
+      CHECK(caps.count(sixteenBit) == 0);
     }
-  }
+  });
 }
 
 // A fallback that needed some other feature would only move the problem.
 TEST_CASE("kernels: every variant declares only capabilities its native kernel declares") {
-  for (KernelVariant variant : kVariants) {
-    for (Stage stage : kStages) {
-      for (DataType type : kTypes) {
-        std::string kernel = kernelName(stage, type, variant);
-        CAPTURE(kernel);
-        std::set<uint32_t> native = capabilities(kernelBinary(stage, type, kNative));
-        for (uint32_t capability : capabilities(kernelBinary(stage, type, variant))) {
-          CAPTURE(capability);
-          CHECK(native.count(capability) == 1);
-        }
-      }
-    }
-  }
+  forEachKernel(anyVariant,
+                [](Stage stage, DataType type, KernelVariant, const std::set<uint32_t>& caps) {
+                  std::set<uint32_t> native = capabilities(kernelBinary(stage, type, kNative));
+                  for (uint32_t capability : caps) {
+                    CAPTURE(capability);
+                    CHECK(native.count(capability) == 1);
+                  }
+                });
 }

@@ -215,12 +215,7 @@ TEST_CASE("engine device: vkscan wraps an engine's handles and leaves them to th
   REQUIRE(owner.vk.vkCreatePipelineCache(owner.device, &cacheInfo, nullptr, &engineCache) ==
           VK_SUCCESS);
 
-  ExternalDevice external;
-  external.instance = engine.instance();
-  external.physicalDevice = engine.physicalDevice();
-  external.device = engine.handle();
-  external.queue = engine.queue();
-  external.queueFamilyIndex = engine.queueFamilyIndex();
+  ExternalDevice external = test::externalDeviceOf(engine);
   external.pipelineCache = engineCache;
   CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {3, 1000}, 1, true);
   std::vector<int32_t> input(3000, 2), output(3000);

@@ -79,6 +79,16 @@ void releaseTestDevices() {
   for (std::unique_ptr<Device>& device : devices) device.reset();
 }
 
+ExternalDevice externalDeviceOf(const Device& engine) {
+  ExternalDevice external;
+  external.instance = engine.instance();
+  external.physicalDevice = engine.physicalDevice();
+  external.device = engine.handle();
+  external.queue = engine.queue();
+  external.queueFamilyIndex = engine.queueFamilyIndex();
+  return external;
+}
+
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
                                  const std::vector<uint8_t>& initialOutput, Profile profile) {

@@ -37,6 +37,10 @@ Device& testDevice(Profile profile = Profile::Native);
 // destroying a device then crashed inside the layer.
 void releaseTestDevices();
 
+// The handles of `engine` as an engine would hand its own over to vkscan
+// (no pipeline cache, the system loader).
+ExternalDevice externalDeviceOf(const Device& engine);
+
 // Runs desc through Device::run() on the profile's device. For in place the
 // input must be laid out exactly as the output.
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reliability_util.hpp"
+#include "test_device.hpp"
 
 using namespace vkscan;
 using namespace vkscan::test;
@@ -102,12 +103,7 @@ ExternalDevice hookedExternal(const Device& engine) {
     bool found = systemGetInstanceProcAddr != nullptr;
     REQUIRE(found);
   }
-  ExternalDevice external;
-  external.instance = engine.instance();
-  external.physicalDevice = engine.physicalDevice();
-  external.device = engine.handle();
-  external.queue = engine.queue();
-  external.queueFamilyIndex = engine.queueFamilyIndex();
+  ExternalDevice external = externalDeviceOf(engine);
   external.getInstanceProcAddr = getInstanceProcAddr;
   return external;
 }

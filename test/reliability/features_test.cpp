@@ -157,12 +157,7 @@ TEST_CASE("missing features: an engine's device without them, wrapped with the o
   options.disableInt64 = true;
   options.disableFloat16 = true;
   Device engine(options);  // stands in for an engine that left the features disabled
-  ExternalDevice external;
-  external.instance = engine.instance();
-  external.physicalDevice = engine.physicalDevice();
-  external.device = engine.handle();
-  external.queue = engine.queue();
-  external.queueFamilyIndex = engine.queueFamilyIndex();
+  ExternalDevice external = externalDeviceOf(engine);
   DeviceOptions wrapOptions;
   wrapOptions.disableInt64 = true;
   wrapOptions.disableFloat16 = true;
