@@ -13,6 +13,8 @@ struct KernelBinary {
   size_t words;
 };
 
-KernelBinary kernelBinary(Stage stage, DataType type);
+// `storageBuffers`: the build that binds the tensors as storage buffers
+// (chunk stages only).
+KernelBinary kernelBinary(Stage stage, DataType type, bool storageBuffers);
 
 }  // namespace vkscan::detail

@@ -39,6 +39,10 @@ const Stage kStages[] = {Stage::RowsReduce,
                          Stage::ChunkScan,
                          Stage::ChunkReduceInterleaved,
                          Stage::ChunkScanInterleaved};
+bool isChunk(Stage stage) {
+  return stage != Stage::RowsReduce && stage != Stage::RowsScan;
+}
+
 const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
                            DataType::Int64,   DataType::UInt64,  DataType::Float64};
 
@@ -47,11 +51,15 @@ const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32
 TEST_CASE("kernels: FLOAT16 needs no shaderFloat16, only FLOAT64 needs shaderFloat64") {
   for (Stage stage : kStages) {
     for (DataType type : kTypes) {
-      std::string kernel = std::string(stageName(stage)) + " " + dataTypeName(type);
-      CAPTURE(kernel);
-      std::set<uint32_t> caps = capabilities(kernelBinary(stage, type));
-      CHECK(caps.count(kFloat16) == 0);
-      CHECK(caps.count(kFloat64) == (type == DataType::Float64 ? 1u : 0u));
+      for (bool storageBuffers : {false, true}) {
+        if (storageBuffers && !isChunk(stage)) continue;
+        std::string kernel = std::string(stageName(stage)) + " " + dataTypeName(type) +
+                             (storageBuffers ? " ssbo" : "");
+        CAPTURE(kernel);
+        std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, storageBuffers));
+        CHECK(caps.count(kFloat16) == 0);
+        CHECK(caps.count(kFloat64) == (type == DataType::Float64 ? 1u : 0u));
+      }
     }
   }
 }
@@ -59,11 +67,15 @@ TEST_CASE("kernels: FLOAT16 needs no shaderFloat16, only FLOAT64 needs shaderFlo
 TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") {
   for (Stage stage : kStages) {
     for (DataType type : kTypes) {
-      std::string kernel = std::string(stageName(stage)) + " " + dataTypeName(type);
-      CAPTURE(kernel);
-      std::set<uint32_t> caps = capabilities(kernelBinary(stage, type));
-      CHECK(caps.count(kGroupNonUniformArithmetic) == 0);
-      CHECK(caps.count(kGroupNonUniformClustered) == 0);
+      for (bool storageBuffers : {false, true}) {
+        if (storageBuffers && !isChunk(stage)) continue;
+        std::string kernel = std::string(stageName(stage)) + " " + dataTypeName(type) +
+                             (storageBuffers ? " ssbo" : "");
+        CAPTURE(kernel);
+        std::set<uint32_t> caps = capabilities(kernelBinary(stage, type, storageBuffers));
+        CHECK(caps.count(kGroupNonUniformArithmetic) == 0);
+        CHECK(caps.count(kGroupNonUniformClustered) == 0);
+      }
     }
   }
 }

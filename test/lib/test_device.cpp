@@ -22,16 +22,24 @@ const char* profileName(Profile profile) {
       return "small-workgroups";
     case Profile::ManyPasses:
       return "many-passes";
+    case Profile::DeviceAddresses:
+      return "device-addresses";
   }
   return "?";
+}
+
+DeviceOptions testDeviceOptions() {
+  DeviceOptions options;
+  const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
+  options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
+  return options;
 }
 
 namespace {
 
 Device makeDevice(Profile profile) {
-  DeviceOptions options;
-  const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
-  options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
+  DeviceOptions options = testDeviceOptions();
+  options.disablePushDescriptor = profile == Profile::DeviceAddresses;
   Device device(options);
   detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
   switch (profile) {
@@ -46,6 +54,8 @@ Device makeDevice(Profile profile) {
     case Profile::ManyPasses:
       tuning.chunkTargetInvocations = UINT64_MAX;
       tuning.chunkSmallProblem = 0;
+      break;
+    case Profile::DeviceAddresses:
       break;
   }
   return device;

@@ -18,12 +18,19 @@ enum class Profile {
   GpuTuning,        // as a 32-wide GPU: rows kernels with 256-wide workgroups
   SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows
   ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion
+  DeviceAddresses,  // lavapipe's tuning without VK_KHR_push_descriptor: chunk kernels
+                    // through device addresses instead of storage buffers
 };
 inline constexpr Profile kAllProfiles[] = {Profile::Native, Profile::GpuTuning,
-                                           Profile::SmallWorkgroups, Profile::ManyPasses};
+                                           Profile::SmallWorkgroups, Profile::ManyPasses,
+                                           Profile::DeviceAddresses};
 const char* profileName(Profile profile);
 
 Device& testDevice(Profile profile = Profile::Native);
+
+// Options for a Device of a test's own: validation as for the shared test
+// devices (on unless VKSCAN_TEST_VALIDATION=0).
+DeviceOptions testDeviceOptions();
 
 // Destroys the shared devices. Test mains call it after the run: at static
 // destruction the validation layer's own globals may already be gone, and
