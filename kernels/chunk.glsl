@@ -40,10 +40,6 @@
 #define LANE_SPLAT(x) ACC_T(x)
 #endif
 
-layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer LaneAccRef {
-  LANE_T v;
-};
-
 const LANE_T kLaneIdentity = LANE_SPLAT(kIdentity);
 
 struct ChunkTask {
@@ -54,7 +50,7 @@ struct ChunkTask {
   OFFSET_T kEnd;
   OFFSET_T inLine;
   OFFSET_T outLine;
-  ADDR_T auxAddress;
+  OFFSET_T auxIndex;  // in accumulators, from the aux base
 };
 
 ChunkTask chunkTask() {
@@ -71,37 +67,81 @@ ChunkTask chunkTask() {
   OFFSET_T chunkLen = OFFSET_T(1) << (4u * p.shape);
   task.kBegin = OFFSET_T(task.chunk) * chunkLen;
   task.kEnd = min(task.kBegin + chunkLen, OFFSET_T(p.axisLen));
-  OFFSET_T auxIndex = (OFFSET_T(task.chunk) * OFFSET_T(p.lineCount) + OFFSET_T(task.line)) * LANE_N;
-  task.auxAddress = addressOffset(p.auxAddr, auxIndex * OFFSET_T(VKSCAN_ACC_SIZE));
+  task.auxIndex = (OFFSET_T(task.chunk) * OFFSET_T(p.lineCount) + OFFSET_T(task.line)) * LANE_N;
   task.inLine = 0;
   task.outLine = 0;
   if (task.valid) lineOffsets(task.line, task.inLine, task.outLine);
   return task;
 }
 
+// One lane's element (LANE_N lines' when interleaved), and aux values.
+#ifndef VKSCAN_SSBO
 #ifdef LANE_IS_MAT4
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
   mat4 v;
 };
 #endif
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer LaneAccRef {
+  LANE_T v;
+};
 
-LANE_T loadLane(ADDR_T base, OFFSET_T element) {
-#if defined(LANE_IS_MAT4)
-  return LaneRef(elementAddress(base, element)).v;
-#elif defined(VKSCAN_INTERLEAVED)
-  return loadVec(elementAddress(base, element));
+LANE_T loadAuxLane(OFFSET_T index) {
+  return LaneAccRef(addressOffset(p.auxAddr, index * OFFSET_T(VKSCAN_ACC_SIZE))).v;
+}
+
+void storeAuxLane(OFFSET_T index, LANE_T value) {
+  LaneAccRef(addressOffset(p.auxAddr, index * OFFSET_T(VKSCAN_ACC_SIZE))).v = value;
+}
 #else
-  return loadElement(base, element);
+uint auxBase(OFFSET_T index) { return uint(int(p.auxAddr.x) + index); }
+
+LANE_T loadAuxLane(OFFSET_T index) {
+  uint i = auxBase(index);
+#if defined(LANE_IS_MAT4)
+  uint q = i / 4u;
+  return mat4(auxVecs[q], auxVecs[q + 1u], auxVecs[q + 2u], auxVecs[q + 3u]);
+#elif defined(VKSCAN_INTERLEAVED)
+  return auxVecs[i / VEC_N];
+#else
+  return auxData[i];
 #endif
 }
 
-void storeLane(ADDR_T base, OFFSET_T element, LANE_T value) {
+void storeAuxLane(OFFSET_T index, LANE_T value) {
+  uint i = auxBase(index);
 #if defined(LANE_IS_MAT4)
-  LaneRef(elementAddress(base, element)).v = value;
+  uint q = i / 4u;
+  [[unroll]] for (uint c = 0u; c < 4u; ++c) auxVecs[q + c] = value[c];
 #elif defined(VKSCAN_INTERLEAVED)
-  storeVec(elementAddress(base, element), value);
+  auxVecs[i / VEC_N] = value;
 #else
-  storeElement(base, element, value);
+  auxData[i] = value;
+#endif
+}
+#endif
+
+LANE_T loadLane(OFFSET_T element) {
+#if defined(LANE_IS_MAT4) && !defined(VKSCAN_SSBO)
+  return LaneRef(elementAddress(p.inAddr, element)).v;
+#elif defined(LANE_IS_MAT4)
+  return mat4(loadInVec(element), loadInVec(element + 4), loadInVec(element + 8),
+              loadInVec(element + 12));
+#elif defined(VKSCAN_INTERLEAVED)
+  return loadInVec(element);
+#else
+  return loadIn(element);
+#endif
+}
+
+void storeLane(OFFSET_T element, LANE_T value) {
+#if defined(LANE_IS_MAT4) && !defined(VKSCAN_SSBO)
+  LaneRef(elementAddress(p.outAddr, element)).v = value;
+#elif defined(LANE_IS_MAT4)
+  [[unroll]] for (int c = 0; c < 4; ++c) storeOutVec(element + 4 * c, value[c]);
+#elif defined(VKSCAN_INTERLEAVED)
+  storeOutVec(element, value);
+#else
+  storeOut(element, value);
 #endif
 }
 
@@ -126,13 +166,13 @@ void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
     if (toOffset(p.inAxisStride) > 0) {
       OFFSET_T first = task.inLine + k0;
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
+        ACC_VEC_T w = loadInVec(first + q * VEC_N);
         [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
       }
     } else {
       OFFSET_T first = task.inLine - k0 - (NODE - 1);
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
+        ACC_VEC_T w = loadInVec(first + q * VEC_N);
         [[unroll]] for (int c = 0; c < VEC_N; ++c) {
           v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
         }
@@ -146,7 +186,7 @@ void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
   uint present = tailElements(full);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     if (uint(j) < present) {
-      v[j] = loadLane(p.inAddr, base + j * stride);
+      v[j] = loadLane(base + j * stride);
     } else {
       v[j] = kLaneIdentity;
     }
@@ -161,7 +201,7 @@ void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
       [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
         ACC_VEC_T w;
         [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
-        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
+        storeOutVec(first + q * VEC_N, w);
       }
     } else {
       OFFSET_T first = task.outLine - k0 - (NODE - 1);
@@ -170,7 +210,7 @@ void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
         [[unroll]] for (int c = 0; c < VEC_N; ++c) {
           setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
         }
-        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
+        storeOutVec(first + q * VEC_N, w);
       }
     }
     return;
@@ -180,7 +220,7 @@ void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
   OFFSET_T base = task.outLine + k0 * stride;
   uint present = tailElements(full);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    if (uint(j) < present) storeLane(p.outAddr, base + j * stride, v[j]);
+    if (uint(j) < present) storeLane(base + j * stride, v[j]);
   }
 }
 

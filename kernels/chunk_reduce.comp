@@ -23,5 +23,5 @@ void main() {
     reduceNode(task, sums, node, true, node + 1u == full && !partial);
   }
   if (axisHasPartialNodes() && partial) reduceNode(task, sums, full, false, true);
-  LaneAccRef(task.auxAddress).v = sums.s4;
+  storeAuxLane(task.auxIndex, sums.s4);
 }

@@ -44,7 +44,7 @@ void main() {
   ChunkTask task = chunkTask();
   if (!task.valid) return;
   Walk walk;
-  walk.chunkCarry = hasAux() ? LaneAccRef(task.auxAddress).v : kLaneIdentity;
+  walk.chunkCarry = hasAux() ? loadAuxLane(task.auxIndex) : kLaneIdentity;
   walk.x2 = walk.chunkCarry;
   walk.sums = emptyLevelSums();
   uint full = fullNodes(task);

@@ -1,5 +1,6 @@
-// Shared helpers of every vkscan kernel: element types, device-address
-// access, line decoding and the canonical order's building blocks.
+// Shared helpers of every vkscan kernel: element types, memory access (device
+// addresses, or storage buffers by role), line decoding and the canonical
+// order's building blocks.
 //
 // Build-time defines (one SPIR-V blob per data type and variant):
 //   VKSCAN_TYPE_F32 | _F16 | _F64 | _I32 | _U32 | _I64 | _U64
@@ -8,6 +9,10 @@
 //     INT64/UINT64 are pairs of 32-bit words added with carry.
 //   VKSCAN_F16_PACKED (FLOAT16 only): for devices without 16-bit storage.
 //     Halves are read and written as the 32-bit words that hold them.
+//   VKSCAN_SSBO (chunk stages only): input, output and aux are storage
+//     buffers 0, 1, 2 of set 0 (pushed by the host) instead of device
+//     addresses; offsets are 32-bit element indices. CPU implementations
+//     (lavapipe) run these accesses much faster than device addresses.
 // Specialization constants:
 //   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool)
 //
@@ -15,13 +20,16 @@
 // serial sums. Every kernel adds the same operands in the same order, and
 // `precise` forbids the compiler to reassociate or contract them, so results
 // do not depend on which kernel, workgroup size or device computes them.
+#extension GL_EXT_control_flow_attributes : require
+#ifndef VKSCAN_SSBO
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference2 : require
 #extension GL_EXT_scalar_block_layout : require
-#extension GL_EXT_control_flow_attributes : require
 #ifdef VKSCAN_NO_INT64
 #extension GL_EXT_buffer_reference_uvec2 : require
-#else
+#endif
+#endif
+#ifndef VKSCAN_NO_INT64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 
@@ -35,7 +43,14 @@ layout(constant_id = 2) const bool kVectorLoads = false;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).
-#ifdef VKSCAN_NO_INT64
+#if defined(VKSCAN_SSBO)
+// Storage buffers: 32-bit element offsets (the host keeps every binding
+// within 2^31 bytes); the address fields hold element offsets (uvec2, low
+// word used).
+#define OFFSET_T int
+OFFSET_T toOffset(VKSCAN_STRIDE stride) { return stride.x; }
+bool hasAux() { return (p.flags & VKSCAN_FLAG_HAS_AUX) != 0u; }
+#elif defined(VKSCAN_NO_INT64)
 #define ADDR_T uvec2
 #define OFFSET_T int
 
@@ -189,6 +204,7 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 #endif
 #define VKSCAN_VEC_ALIGN (VKSCAN_DATA_SIZE * VEC_N)
 
+#ifndef VKSCAN_SSBO
 layout(buffer_reference, scalar, buffer_reference_align = 4) buffer WordRef { uint v; };
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_DATA_SIZE) buffer DataRef {
   DATA_T v;
@@ -200,6 +216,7 @@ layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buff
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer AccRef {
   ACC_T v;
 };
+#endif
 
 // The empty sum. For floats -0.0 is the exact additive identity (x + -0.0 == x
 // for every x, +0.0 included), so padding a partial node with it, or adding
@@ -254,6 +271,42 @@ uint halfBitsFromFloat(float value) {
 }
 #endif
 
+// Conversions between stored data and accumulators.
+#if defined(VKSCAN_TYPE_F16) && defined(VKSCAN_F16_PACKED)
+ACC_T halfOfWord(uint word, uint element) {
+  return floatFromHalfBits((word >> ((element & 1u) * 16u)) & 0xFFFFu);
+}
+ACC_VEC_T accFromVec(VEC_T words) {
+  return vec4(floatFromHalfBits(words.x & 0xFFFFu), floatFromHalfBits(words.x >> 16),
+              floatFromHalfBits(words.y & 0xFFFFu), floatFromHalfBits(words.y >> 16));
+}
+VEC_T vecFromAcc(ACC_VEC_T value) {
+  return uvec2(halfBitsFromFloat(value.x) | (halfBitsFromFloat(value.y) << 16),
+               halfBitsFromFloat(value.z) | (halfBitsFromFloat(value.w) << 16));
+}
+#elif defined(VKSCAN_TYPE_F16)
+// Macros: 16-bit types may not be function parameters or results without
+// 16-bit arithmetic.
+vec4 accFromHalves(uvec4 h) {
+  return vec4(floatFromHalfBits(h.x), floatFromHalfBits(h.y), floatFromHalfBits(h.z),
+              floatFromHalfBits(h.w));
+}
+uvec4 halvesFromAcc(vec4 value) {
+  return uvec4(halfBitsFromFloat(value.x), halfBitsFromFloat(value.y),
+               halfBitsFromFloat(value.z), halfBitsFromFloat(value.w));
+}
+#define accFromData(h) floatFromHalfBits(uint(h))
+#define dataFromAcc(value) uint16_t(halfBitsFromFloat(value))
+#define accFromVec(v) accFromHalves(uvec4(v))
+#define vecFromAcc(value) u16vec4(halvesFromAcc(value))
+#else
+ACC_T accFromData(DATA_T x) { return ACC_T(x); }
+DATA_T dataFromAcc(ACC_T value) { return DATA_T(value); }
+ACC_VEC_T accFromVec(VEC_T v) { return ACC_VEC_T(v); }
+VEC_T vecFromAcc(ACC_VEC_T value) { return VEC_T(value); }
+#endif
+
+#ifndef VKSCAN_SSBO
 ADDR_T elementAddress(ADDR_T base, OFFSET_T element) {
   return addressOffset(base, element * OFFSET_T(VKSCAN_DATA_SIZE));
 }
@@ -266,8 +319,7 @@ ADDR_T elementAddress(ADDR_T base, OFFSET_T element) {
 // neighbour's bytes, which it discards.
 ACC_T loadElement(ADDR_T base, OFFSET_T element) {
   ADDR_T address = elementAddress(base, element);
-  uint shift = (lowAddressBits(address) & 2u) * 8u;
-  return floatFromHalfBits((WordRef(wordAddress(address)).v >> shift) & 0xFFFFu);
+  return halfOfWord(WordRef(wordAddress(address)).v, lowAddressBits(address) >> 1);
 }
 
 void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
@@ -277,52 +329,19 @@ void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
   atomicAnd(word.v, ~(0xFFFFu << shift));
   atomicOr(word.v, halfBitsFromFloat(value) << shift);
 }
-
-// Vectors are VKSCAN_VEC_ALIGN-aligned, so one invocation owns their words.
-ACC_VEC_T loadVec(ADDR_T address) {
-  uvec2 words = VecRef(address).v;
-  return vec4(floatFromHalfBits(words.x & 0xFFFFu), floatFromHalfBits(words.x >> 16),
-              floatFromHalfBits(words.y & 0xFFFFu), floatFromHalfBits(words.y >> 16));
-}
-
-void storeVec(ADDR_T address, ACC_VEC_T value) {
-  uvec2 words = uvec2(halfBitsFromFloat(value.x) | (halfBitsFromFloat(value.y) << 16),
-                      halfBitsFromFloat(value.z) | (halfBitsFromFloat(value.w) << 16));
-  VecRef(address).v = words;
-}
-#elif defined(VKSCAN_TYPE_F16)
-ACC_T loadElement(ADDR_T base, OFFSET_T element) {
-  return floatFromHalfBits(uint(DataRef(elementAddress(base, element)).v));
-}
-
-void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
-  DataRef(elementAddress(base, element)).v = uint16_t(halfBitsFromFloat(value));
-}
-
-ACC_VEC_T loadVec(ADDR_T address) {
-  uvec4 h = uvec4(VecRef(address).v);
-  return vec4(floatFromHalfBits(h.x), floatFromHalfBits(h.y), floatFromHalfBits(h.z),
-              floatFromHalfBits(h.w));
-}
-
-void storeVec(ADDR_T address, ACC_VEC_T value) {
-  uvec4 h = uvec4(halfBitsFromFloat(value.x), halfBitsFromFloat(value.y),
-                  halfBitsFromFloat(value.z), halfBitsFromFloat(value.w));
-  VecRef(address).v = u16vec4(h);
-}
 #else
 ACC_T loadElement(ADDR_T base, OFFSET_T element) {
-  return ACC_T(DataRef(elementAddress(base, element)).v);
+  return accFromData(DataRef(elementAddress(base, element)).v);
 }
 
 void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
-  DataRef(elementAddress(base, element)).v = DATA_T(value);
+  DataRef(elementAddress(base, element)).v = dataFromAcc(value);
 }
-
-ACC_VEC_T loadVec(ADDR_T address) { return ACC_VEC_T(VecRef(address).v); }
-
-void storeVec(ADDR_T address, ACC_VEC_T value) { VecRef(address).v = VEC_T(value); }
 #endif
+
+// Vectors are VKSCAN_VEC_ALIGN-aligned, so one invocation owns their words.
+ACC_VEC_T loadVec(ADDR_T address) { return accFromVec(VecRef(address).v); }
+void storeVec(ADDR_T address, ACC_VEC_T value) { VecRef(address).v = vecFromAcc(value); }
 
 ACC_T loadAcc(ADDR_T base, OFFSET_T index) {
   return AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v;
@@ -331,6 +350,51 @@ ACC_T loadAcc(ADDR_T base, OFFSET_T index) {
 void storeAcc(ADDR_T base, OFFSET_T index, ACC_T value) {
   AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v = value;
 }
+
+// The tensors by role, element offsets from the dispatch's bases.
+ACC_T loadIn(OFFSET_T element) { return loadElement(p.inAddr, element); }
+ACC_VEC_T loadInVec(OFFSET_T element) { return loadVec(elementAddress(p.inAddr, element)); }
+void storeOut(OFFSET_T element, ACC_T value) { storeElement(p.outAddr, element, value); }
+void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
+  storeVec(elementAddress(p.outAddr, element), value);
+}
+#else
+// Storage buffers: binding 0 input, 1 output, 2 aux, each seen as elements
+// and as vectors. The host binds each at an offset that keeps vectors
+// aligned and passes the rest of the tensor's offset, in elements, in
+// inAddr/outAddr/auxAddr. The bindings may alias (in place, or the carry
+// passes on scratch), so none is restrict.
+layout(set = 0, binding = 0, std430) readonly buffer InData { DATA_T inData[]; };
+layout(set = 0, binding = 0, std430) readonly buffer InVecs { VEC_T inVecs[]; };
+layout(set = 0, binding = 1, std430) buffer OutData { DATA_T outData[]; };
+layout(set = 0, binding = 1, std430) buffer OutVecs { VEC_T outVecs[]; };
+layout(set = 0, binding = 2, std430) buffer AuxData { ACC_T auxData[]; };
+layout(set = 0, binding = 2, std430) buffer AuxVecs { ACC_VEC_T auxVecs[]; };
+
+uint inIndex(OFFSET_T element) { return uint(int(p.inAddr.x) + element); }
+uint outIndex(OFFSET_T element) { return uint(int(p.outAddr.x) + element); }
+
+#if defined(VKSCAN_TYPE_F16) && defined(VKSCAN_F16_PACKED)
+// As with addresses: lone halves are stored atomically in their word.
+ACC_T loadIn(OFFSET_T element) {
+  uint i = inIndex(element);
+  return halfOfWord(inData[i >> 1], i);
+}
+void storeOut(OFFSET_T element, ACC_T value) {
+  uint i = outIndex(element);
+  uint shift = (i & 1u) * 16u;
+  atomicAnd(outData[i >> 1], ~(0xFFFFu << shift));
+  atomicOr(outData[i >> 1], halfBitsFromFloat(value) << shift);
+}
+#else
+ACC_T loadIn(OFFSET_T element) { return accFromData(inData[inIndex(element)]); }
+void storeOut(OFFSET_T element, ACC_T value) { outData[outIndex(element)] = dataFromAcc(value); }
+#endif
+ACC_VEC_T loadInVec(OFFSET_T element) { return accFromVec(inVecs[inIndex(element) / VEC_N]); }
+void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
+  outVecs[outIndex(element) / VEC_N] = vecFromAcc(value);
+}
+#endif
 
 // Element offsets of the first traversal element of line `line`. Integer
 // division is scalar on many devices (every lane of lavapipe), so it is done

@@ -20,7 +20,7 @@ using uint = uint32_t;
 // bytes as two 32-bit words, low word first: addresses as uvec2 (what
 // GL_EXT_buffer_reference_uvec2 converts), strides as ivec2 whose low word
 // the host keeps within int range for those kernels.
-#if defined(__cplusplus) || !defined(VKSCAN_NO_INT64)
+#if defined(__cplusplus) || !(defined(VKSCAN_NO_INT64) || defined(VKSCAN_SSBO))
 #define VKSCAN_ADDRESS uint64_t
 #define VKSCAN_STRIDE int64_t
 #else
@@ -30,7 +30,11 @@ using uint = uint32_t;
 
 // flags
 #define VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO 1u
+// storage-buffer kernels: aux holds carries (the address kernels test auxAddr != 0)
+#define VKSCAN_FLAG_HAS_AUX 2u
 
+// Storage-buffer kernels (VKSCAN_SSBO) read the three address fields as
+// element offsets (low word) from the start of bindings 0, 1, 2.
 struct ScanParams {
   VKSCAN_ADDRESS inAddr;   // device address of traversal element 0 of line 0
   VKSCAN_ADDRESS outAddr;  // likewise for the output

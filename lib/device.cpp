@@ -175,6 +175,17 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   return caps;
 }
 
+bool hasDeviceExtension(VkPhysicalDevice physical, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& extension : extensions) {
+    if (std::strcmp(extension.extensionName, name) == 0) return true;
+  }
+  return false;
+}
+
 VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
                              const DeviceCapabilities& caps) {
   float priority = 1.0f;
@@ -198,6 +209,11 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   auto info = detail::vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features);
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
+  const char* extension = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+  if (caps.pushDescriptor) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &extension;
+  }
   VkDevice device = VK_NULL_HANDLE;
   detail::check(vkCreateDevice(physical, &info, nullptr, &device), "vkCreateDevice");
   return device;
@@ -232,6 +248,24 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
       detail::vkStruct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   layout.pushConstantRangeCount = 1;
   layout.pPushConstantRanges = &range;
+  if (impl.capabilities.pushDescriptor) {
+    // One layout for every pipeline: kernels that use device addresses
+    // ignore set 0, and the layouts stay compatible.
+    VkDescriptorSetLayoutBinding bindings[3];
+    for (uint32_t i = 0; i < 3; ++i) {
+      bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    }
+    auto setInfo = detail::vkStruct<VkDescriptorSetLayoutCreateInfo>(
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    setInfo.bindingCount = 3;
+    setInfo.pBindings = bindings;
+    detail::check(
+        impl.vk.vkCreateDescriptorSetLayout(impl.device, &setInfo, nullptr, &impl.setLayout),
+        "vkCreateDescriptorSetLayout");
+    layout.setLayoutCount = 1;
+    layout.pSetLayouts = &impl.setLayout;
+  }
   detail::check(impl.vk.vkCreatePipelineLayout(impl.device, &layout, nullptr, &impl.pipelineLayout),
                 "vkCreatePipelineLayout");
   detail::KernelVariant variant;
@@ -249,6 +283,7 @@ void maskCapabilities(DeviceCapabilities& caps, const DeviceOptions& options) {
     caps.shaderFloat16 = false;
     caps.storageBuffer16BitAccess = false;
   }
+  if (options.disablePushDescriptor) caps.pushDescriptor = false;
 }
 
 }  // namespace
@@ -268,6 +303,7 @@ Device::Impl::~Impl() {
   if (device != VK_NULL_HANDLE) {
     if (pipelineLayout != VK_NULL_HANDLE)
       vk.vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
+    if (setLayout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
     if (ownsPipelineCache) vk.vkDestroyPipelineCache(device, vkPipelineCache, nullptr);
     if (ownsDevice) vk.vkDestroyDevice(device, nullptr);
   }
@@ -321,6 +357,9 @@ Device::Device(const DeviceOptions& options) : impl_(std::make_shared<Impl>()) {
   impl.physicalDevice =
       devices[detail::selectPhysicalDevice(devices, options.deviceIndex, options.deviceName)];
   impl.capabilities = queryCapabilities(impl.physicalDevice);
+  // A headless device enables the extension whenever the device has it.
+  impl.capabilities.pushDescriptor =
+      hasDeviceExtension(impl.physicalDevice, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   maskCapabilities(impl.capabilities, options);
   impl.queueFamilyIndex = detail::computeQueueFamily(impl.physicalDevice);
   impl.device = createLogicalDevice(impl.physicalDevice, impl.queueFamilyIndex, impl.capabilities);
@@ -346,6 +385,9 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
   impl.queue = external.queue;
   impl.queueFamilyIndex = external.queueFamilyIndex;
   impl.capabilities = queryCapabilities(impl.physicalDevice);
+  impl.capabilities.pushDescriptor =
+      external.pushDescriptorEnabled &&
+      hasDeviceExtension(impl.physicalDevice, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   maskCapabilities(impl.capabilities, options);
   if (!impl.capabilities.bufferDeviceAddress) {
     throw Unsupported("device " + impl.capabilities.deviceName +

@@ -48,6 +48,9 @@ struct Device::Impl {
   VkPhysicalDeviceMemoryProperties memoryProperties{};
   VkPipelineCache vkPipelineCache = VK_NULL_HANDLE;
   VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
+  // Set 0 of pipelineLayout when capabilities.pushDescriptor: the
+  // storage-buffer chunk kernels' bindings, pushed with each dispatch.
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
   std::unique_ptr<detail::PipelineCache> pipelines;
   DeviceCapabilities capabilities;
   // Derived from the capabilities; vkscan's tests override it to run every

@@ -11,6 +11,7 @@ struct KernelEntry {
   Stage stage;
   DataType type;
   KernelVariant variant;
+  bool storageBuffers;
   KernelBinary binary;
 };
 
@@ -21,20 +22,21 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant) {
+KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers) {
   // Only FLOAT16 is built packed: for every other type the plain blob is
   // already free of 16-bit storage.
   bool packed = variant.packedHalves && type == DataType::Float16;
   for (const KernelEntry& entry : kKernels) {
     if (entry.stage == stage && entry.type == type &&
         entry.variant.emulatedInt64 == variant.emulatedInt64 &&
-        entry.variant.packedHalves == packed) {
+        entry.variant.packedHalves == packed && entry.storageBuffers == storageBuffers) {
       return entry.binary;
     }
   }
   throw Error(std::string("vkscan was built without the ") + stageName(stage) + " kernel for " +
               dataTypeName(type) + (variant.emulatedInt64 ? " without Int64" : "") +
-              (packed ? " with packed halves" : ""));
+              (packed ? " with packed halves" : "") +
+              (storageBuffers ? " on storage buffers" : ""));
 }
 
 }  // namespace vkscan::detail

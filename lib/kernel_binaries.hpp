@@ -27,6 +27,8 @@ struct KernelVariant {
   bool packedHalves = false;
 };
 
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant);
+// `storageBuffers`: the build that binds the tensors as storage buffers
+// (chunk stages only).
+KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers);
 
 }  // namespace vkscan::detail

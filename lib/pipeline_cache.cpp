@@ -57,7 +57,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
     };
     try {
       for (size_t i = 0; i < missing.size(); ++i) {
-        KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type, variant_);
+        KernelBinary binary =
+            kernelBinary(missing[i].stage, missing[i].type, variant_, missing[i].storageBuffers);
         auto moduleInfo =
             vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
         moduleInfo.codeSize = binary.words * sizeof(uint32_t);

@@ -354,12 +354,13 @@ const char* stageName(Stage stage) noexcept {
 
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return stage == o.stage && type == o.type && exclusive == o.exclusive &&
-         vectorLoads == o.vectorLoads && workgroupSize == o.workgroupSize;
+         vectorLoads == o.vectorLoads && workgroupSize == o.workgroupSize &&
+         storageBuffers == o.storageBuffers;
 }
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
-  return std::tie(stage, type, exclusive, vectorLoads, workgroupSize) <
-         std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.workgroupSize);
+  return std::tie(stage, type, exclusive, vectorLoads, workgroupSize, storageBuffers) <
+         std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.workgroupSize, o.storageBuffers);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

@@ -33,6 +33,9 @@ struct PipelineKey {
   bool exclusive = false;
   bool vectorLoads = false;
   uint32_t workgroupSize = 0;
+  // Chunk stages: tensors bound as storage buffers (push descriptors), with
+  // element offsets in the address fields, instead of device addresses.
+  bool storageBuffers = false;
 
   bool operator==(const PipelineKey& other) const noexcept;
   bool operator<(const PipelineKey& other) const noexcept;

@@ -1,20 +1,77 @@
 #include "recording.hpp"
 
+#include <algorithm>
+
+#include "problem.hpp"
+
 namespace vkscan::detail {
 namespace {
 
-VkDeviceAddress resolve(BufferRole role, uint64_t offset, const ResolvedAddresses& addresses) {
+const ResolvedBinding* bindingOf(BufferRole role, const ResolvedBindings& bindings) {
   switch (role) {
     case BufferRole::Input:
-      return addresses.input + offset;
+      return &bindings.input;
     case BufferRole::Output:
-      return addresses.output + offset;
+      return &bindings.output;
     case BufferRole::Scratch:
-      return addresses.scratch + offset;
+      return &bindings.scratch;
     case BufferRole::None:
       break;
   }
-  return 0;
+  return nullptr;
+}
+
+VkDeviceAddress resolve(BufferRole role, uint64_t offset, const ResolvedBindings& bindings) {
+  const ResolvedBinding* binding = bindingOf(role, bindings);
+  return binding != nullptr ? binding->address + offset : 0;
+}
+
+// A storage-buffer descriptor for `binding`, bound from its offset rounded
+// down to the device's alignment; `lead` gets the bytes in front of it.
+VkDescriptorBufferInfo storageRange(const ResolvedBinding& binding, uint64_t alignment,
+                                    uint64_t& lead) {
+  VkDescriptorBufferInfo info{};
+  info.buffer = binding.binding.buffer;
+  info.offset = binding.binding.offset / alignment * alignment;
+  lead = binding.binding.offset - info.offset;
+  // Whole 32-bit words: packed halves load the word that holds the last one.
+  info.range = lead + std::min<uint64_t>(binding.binding.size, (binding.bytes + 3) / 4 * 4);
+  return info;
+}
+
+// Binds the dispatch's input, output and aux as storage buffers 0, 1, 2 and
+// turns the address fields into element offsets from those bindings. Roles a
+// dispatch does not use get the output binding (always valid), which the
+// kernel never touches.
+void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
+                        VkPipelineLayout layout, const Dispatch& dispatch,
+                        const ResolvedBindings& bindings, ScanParams& params) {
+  const ResolvedBinding* roles[3] = {bindingOf(dispatch.in, bindings),
+                                     bindingOf(dispatch.out, bindings),
+                                     dispatch.hasAux ? &bindings.scratch : nullptr};
+  uint64_t byteOffsets[3] = {dispatch.inByteOffset, dispatch.outByteOffset, dispatch.auxByteOffset};
+  uint64_t elementSizes[3] = {dataTypeSize(dispatch.pipeline.type),
+                              dataTypeSize(dispatch.pipeline.type),
+                              dataTypeSize(accumulationType(dispatch.pipeline.type))};
+  uint64_t elementOffsets[3] = {0, 0, 0};
+  VkDescriptorBufferInfo infos[3];
+  VkWriteDescriptorSet writes[3];
+  for (uint32_t i = 0; i < 3; ++i) {
+    const ResolvedBinding* binding = roles[i] != nullptr ? roles[i] : &bindings.output;
+    uint64_t lead = 0;
+    infos[i] = storageRange(*binding, bindings.storageBufferAlignment, lead);
+    if (roles[i] != nullptr) elementOffsets[i] = (lead + byteOffsets[i]) / elementSizes[i];
+    writes[i] = vkStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vk.vkCmdPushDescriptorSetKHR(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 3, writes);
+  params.inAddr = elementOffsets[0];
+  params.outAddr = elementOffsets[1];
+  params.auxAddr = elementOffsets[2];
+  if (dispatch.hasAux) params.flags |= VKSCAN_FLAG_HAS_AUX;
 }
 
 // Each pass reads what the previous one wrote (totals, carries, or in place
@@ -42,7 +99,7 @@ void barrierComputeToHost(const VolkDeviceTable& vk, VkCommandBuffer commandBuff
 
 void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipelineLayout layout,
                 const Plan& plan, const std::vector<VkPipeline>& pipelines,
-                const ResolvedAddresses& addresses) {
+                const ResolvedBindings& bindings) {
   VkPipeline bound = VK_NULL_HANDLE;
   for (size_t i = 0; i < plan.dispatches.size(); ++i) {
     const Dispatch& dispatch = plan.dispatches[i];
@@ -52,9 +109,13 @@ void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipe
       bound = pipelines[i];
     }
     ScanParams params = dispatch.params;
-    params.inAddr = resolve(dispatch.in, dispatch.inByteOffset, addresses);
-    params.outAddr = resolve(dispatch.out, dispatch.outByteOffset, addresses);
-    params.auxAddr = dispatch.hasAux ? addresses.scratch + dispatch.auxByteOffset : 0;
+    if (dispatch.pipeline.storageBuffers) {
+      pushStorageBuffers(vk, commandBuffer, layout, dispatch, bindings, params);
+    } else {
+      params.inAddr = resolve(dispatch.in, dispatch.inByteOffset, bindings);
+      params.outAddr = resolve(dispatch.out, dispatch.outByteOffset, bindings);
+      params.auxAddr = dispatch.hasAux ? bindings.scratch.address + dispatch.auxByteOffset : 0;
+    }
     vk.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params),
                           &params);
     vk.vkCmdDispatch(commandBuffer, dispatch.groupsX, dispatch.groupsY, 1);

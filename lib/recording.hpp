@@ -9,16 +9,28 @@
 
 namespace vkscan::detail {
 
-struct ResolvedAddresses {
-  VkDeviceAddress input = 0;
-  VkDeviceAddress output = 0;
-  VkDeviceAddress scratch = 0;
+// One tensor binding as the dispatches reach it: its device address, and
+// for storage-buffer kernels the binding itself with the bytes they touch.
+struct ResolvedBinding {
+  VkDeviceAddress address = 0;
+  BufferBinding binding;
+  uint64_t bytes = 0;
 };
 
-// Records `plan`'s dispatches with `pipelines[i]` for dispatch i.
+struct ResolvedBindings {
+  ResolvedBinding input;
+  ResolvedBinding output;
+  ResolvedBinding scratch;  // binding.buffer null when the plan needs none
+  // VkPhysicalDeviceLimits::minStorageBufferOffsetAlignment.
+  uint64_t storageBufferAlignment = 16;
+};
+
+// Records `plan`'s dispatches with `pipelines[i]` for dispatch i. Dispatches
+// whose pipeline uses storage buffers get their bindings pushed to set 0 of
+// `layout` (VK_KHR_push_descriptor).
 void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipelineLayout layout,
                 const Plan& plan, const std::vector<VkPipeline>& pipelines,
-                const ResolvedAddresses& addresses);
+                const ResolvedBindings& bindings);
 
 // Makes compute writes visible to host reads after a fence wait.
 void barrierComputeToHost(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer);

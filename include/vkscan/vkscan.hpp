@@ -196,6 +196,12 @@ struct VKSCAN_API DeviceCapabilities {
   bool shaderFloat16 = false;
   bool storageBuffer16BitAccess = false;
   bool bufferDeviceAddress = false;
+  // VK_KHR_push_descriptor is enabled on the device. The chunk kernels then
+  // bind tensors (and scratch) that fit maxStorageBufferRange as storage
+  // buffers, which CPU implementations access faster than device addresses;
+  // larger ones, and every tensor on other devices, go through device
+  // addresses. Results are the same bits either way.
+  bool pushDescriptor = false;
 
   uint64_t maxStorageBufferRange = 0;
   uint32_t maxComputeSharedMemorySize = 0;
@@ -258,6 +264,10 @@ struct DeviceOptions {
   // read false. FLOAT16 still runs, with the same results: its kernels then
   // load and store halves as 32-bit words.
   bool disableFloat16 = false;
+  // Pretend the device lacks VK_KHR_push_descriptor: every kernel then uses
+  // device addresses (capabilities().pushDescriptor reads false). A headless
+  // device is created without the extension. Default false.
+  bool disablePushDescriptor = false;
 };
 
 // An engine's own Vulkan objects, which it keeps owning. vkscan never
@@ -284,6 +294,10 @@ struct ExternalDevice {
   // An engine-owned cache to create pipelines in. VK_NULL_HANDLE makes vkscan
   // create and own one (see DeviceOptions::pipelineCacheData).
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  // The engine enabled VK_KHR_push_descriptor on `device` (optional; see
+  // DeviceCapabilities::pushDescriptor). vkscan cannot query which device
+  // extensions were enabled, so it uses the extension only when told.
+  bool pushDescriptorEnabled = false;
 };
 
 // A buffer range bound to an operator. The buffer must have been created with
@@ -408,7 +422,9 @@ class VKSCAN_API Operator {
   //     VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier its consumer
   //     needs.
   // The command buffer's bound compute pipeline and push constants are
-  // changed; descriptor sets are not used.
+  // changed; with DeviceCapabilities::pushDescriptor, so is compute
+  // descriptor set 0 (pushed with vkscan's pipeline layout). No descriptor
+  // sets are allocated.
   //
   // Throws InvalidArgument naming the binding at fault (null buffer, size too
   // small, misaligned offset, partial overlap) before anything is recorded.

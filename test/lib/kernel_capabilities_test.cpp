@@ -53,23 +53,45 @@ const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32
 constexpr KernelVariant kNative{false, false};
 const KernelVariant kVariants[] = {kNative, {true, false}, {false, true}, {true, true}};
 
-std::string kernelName(Stage stage, DataType type, KernelVariant variant) {
-  return std::string(stageName(stage)) + " " + dataTypeName(type) +
-         (variant.emulatedInt64 ? " emulated-int64" : "") +
-         (variant.packedHalves ? " packed-halves" : "");
+bool isChunk(Stage stage) {
+  return stage != Stage::RowsReduce && stage != Stage::RowsScan;
 }
 
-// Calls check(stage, type, variant, capabilities) for every embedded kernel
-// of the variants `select` accepts, with the kernel's name captured.
+// One kernel build: the chunk stages come on device addresses and on
+// storage buffers, the rows stages on device addresses only.
+struct Kernel {
+  Stage stage;
+  DataType type;
+  KernelVariant variant;
+  bool storageBuffers;
+
+  std::string name() const {
+    return std::string(stageName(stage)) + " " + dataTypeName(type) +
+           (variant.emulatedInt64 ? " emulated-int64" : "") +
+           (variant.packedHalves ? " packed-halves" : "") +
+           (storageBuffers ? " storage-buffers" : "");
+  }
+  // The capabilities of this build, or of its `other` variant.
+  std::set<uint32_t> capabilitiesOf(KernelVariant other) const {
+    return capabilities(kernelBinary(stage, type, other, storageBuffers));
+  }
+};
+
+// Calls check(kernel, its capabilities) for every embedded kernel of the
+// variants `select` accepts, with the kernel's name captured.
 template <typename Select, typename Check>
 void forEachKernel(Select select, Check check) {
   for (KernelVariant variant : kVariants) {
     if (!select(variant)) continue;
     for (Stage stage : kStages) {
       for (DataType type : kTypes) {
-        std::string kernel = kernelName(stage, type, variant);
-        CAPTURE(kernel);
-        check(stage, type, variant, capabilities(kernelBinary(stage, type, variant)));
+        for (bool storageBuffers : {false, true}) {
+          if (storageBuffers && !isChunk(stage)) continue;
+          Kernel kernel{stage, type, variant, storageBuffers};
+          std::string name = kernel.name();
+          CAPTURE(name);
+          check(kernel, kernel.capabilitiesOf(variant));
+        }
       }
     }
   }
@@ -82,35 +104,36 @@ bool anyVariant(KernelVariant) {
 }  // namespace
 
 TEST_CASE("kernels: FLOAT16 needs no shaderFloat16, only FLOAT64 needs shaderFloat64") {
-  forEachKernel(anyVariant,
-                [](Stage, DataType type, KernelVariant, const std::set<uint32_t>& caps) {
-                  CHECK(caps.count(kFloat16) == 0);
-                  CHECK(caps.count(kFloat64) == (type == DataType::Float64 ? 1u : 0u));
-                });
+  forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    CHECK(caps.count(kFloat16) == 0);
+    CHECK(caps.count(kFloat64) == (kernel.type == DataType::Float64 ? 1u : 0u));
+  });
 }
 
 TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") {
-  forEachKernel(anyVariant, [](Stage, DataType, KernelVariant, const std::set<uint32_t>& caps) {
+  forEachKernel(anyVariant, [](const Kernel&, const std::set<uint32_t>& caps) {
     CHECK(caps.count(kGroupNonUniformArithmetic) == 0);
     CHECK(caps.count(kGroupNonUniformClustered) == 0);
   });
 }
 
-// What makes the variants necessary: the native kernels need shaderInt64,
-// and the FLOAT16 ones storageBuffer16BitAccess.
+// What makes the variants necessary: the native device-address kernels need
+// shaderInt64, and the FLOAT16 ones storageBuffer16BitAccess.
 TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for FLOAT16 only") {
   auto native = [](KernelVariant variant) {
     return !variant.emulatedInt64 && !variant.packedHalves;
   };
-  forEachKernel(native, [](Stage, DataType type, KernelVariant, const std::set<uint32_t>& caps) {
-    CHECK(caps.count(kInt64) == 1);
-    CHECK(caps.count(kStorageBuffer16BitAccess) == (type == DataType::Float16 ? 1u : 0u));
+  forEachKernel(native, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    // Storage-buffer kernels index with 32-bit offsets: only their 64-bit
+    // types need Int64.
+    if (!kernel.storageBuffers) CHECK(caps.count(kInt64) == 1);
+    CHECK(caps.count(kStorageBuffer16BitAccess) == (kernel.type == DataType::Float16 ? 1u : 0u));
   });
 }
 
 TEST_CASE("kernels: emulated-int64 kernels declare no 64-bit integer capability") {
   auto emulated = [](KernelVariant variant) { return variant.emulatedInt64; };
-  forEachKernel(emulated, [](Stage, DataType, KernelVariant, const std::set<uint32_t>& caps) {
+  forEachKernel(emulated, [](const Kernel&, const std::set<uint32_t>& caps) {
     CHECK(caps.count(kInt64) == 0);
     CHECK(caps.count(kInt64Atomics) == 0);
   });
@@ -118,7 +141,7 @@ TEST_CASE("kernels: emulated-int64 kernels declare no 64-bit integer capability"
 
 TEST_CASE("kernels: packed-halves kernels declare no 16-bit capability") {
   auto packed = [](KernelVariant variant) { return variant.packedHalves; };
-  forEachKernel(packed, [](Stage, DataType, KernelVariant, const std::set<uint32_t>& caps) {
+  forEachKernel(packed, [](const Kernel&, const std::set<uint32_t>& caps) {
     for (uint32_t sixteenBit : {kStorageBuffer16BitAccess, kUniformAndStorageBuffer16BitAccess,
                                 kStoragePushConstant16, kFloat16, kInt16}) {
       CAPTURE(sixteenBit);
@@ -129,12 +152,11 @@ TEST_CASE("kernels: packed-halves kernels declare no 16-bit capability") {
 
 // A fallback that needed some other feature would only move the problem.
 TEST_CASE("kernels: every variant declares only capabilities its native kernel declares") {
-  forEachKernel(anyVariant,
-                [](Stage stage, DataType type, KernelVariant, const std::set<uint32_t>& caps) {
-                  std::set<uint32_t> native = capabilities(kernelBinary(stage, type, kNative));
-                  for (uint32_t capability : caps) {
-                    CAPTURE(capability);
-                    CHECK(native.count(capability) == 1);
-                  }
-                });
+  forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    std::set<uint32_t> native = kernel.capabilitiesOf(kNative);
+    for (uint32_t capability : caps) {
+      CAPTURE(capability);
+      CHECK(native.count(capability) == 1);
+    }
+  });
 }

@@ -80,10 +80,9 @@ std::vector<uint8_t> expectedOf(const CumulativeSummationDesc& desc,
   return expected;
 }
 
-}  // namespace
-
-TEST_CASE("record: two operators in one command buffer, at offsets, sharing scratch") {
-  Device& device = test::testDevice();
+// Two operators in one command buffer, the second reading the first's
+// output, every binding at an offset, scratch shared.
+void checkTwoOperatorsAtOffsets(Device& device) {
   Device::Impl& impl = detail::DeviceAccess::impl(device);
   CumulativeSummationDesc first = test::packedDesc(DataType::Float32, {3, 50000}, 1, false);
   CumulativeSummationDesc second = test::packedDesc(DataType::Float32, {50000, 3}, 0, true);
@@ -119,6 +118,53 @@ TEST_CASE("record: two operators in one command buffer, at offsets, sharing scra
   const auto* mapped = static_cast<const uint8_t*>(buffer.mapped());
   CHECK(std::memcmp(mapped + mid.offset, afterA.data(), bytes) == 0);
   CHECK(std::memcmp(mapped + out.offset, afterB.data(), bytes) == 0);
+  CHECK(device.validationMessageCount() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("record: two operators in one command buffer, at offsets, sharing scratch") {
+  checkTwoOperatorsAtOffsets(test::testDevice());
+  checkTwoOperatorsAtOffsets(test::testDevice(test::Profile::DeviceAddresses));
+}
+
+// Storage buffers are bound from offsets rounded down to the device's
+// alignment, the rest carried as element offsets. Lavapipe's alignment (16)
+// equals vkscan's binding alignment, so a larger one is pretended: every
+// multiple of the real alignment is a valid offset.
+TEST_CASE("record: storage buffers bound below the tensors' offsets") {
+  Device& device = test::testDevice();
+  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  if (!device.capabilities().pushDescriptor) return;
+  uint64_t saved = impl.capabilities.minStorageBufferOffsetAlignment;
+  impl.capabilities.minStorageBufferOffsetAlignment = 256;
+  checkTwoOperatorsAtOffsets(device);
+  impl.capabilities.minStorageBufferOffsetAlignment = saved;
+}
+
+// An operator whose tensors or scratch do not fit maxStorageBufferRange
+// keeps device addresses: other pipelines, the same bits. A device of its
+// own, so that no other test has made those pipelines already.
+TEST_CASE("record: storage buffers only for tensors within maxStorageBufferRange") {
+  Device device(test::testDeviceOptions());
+  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  if (!device.capabilities().pushDescriptor) return;
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {3, 50000}, 1, true);
+  std::vector<uint8_t> input = test::randomElements(DataType::Float32, 150000, 8);
+  std::vector<uint8_t> expected = expectedOf(desc, input);
+  uint64_t saved = impl.capabilities.maxStorageBufferRange;
+  size_t before = device.cachedPipelineCount();
+  impl.capabilities.maxStorageBufferRange = 4096;
+  std::vector<uint8_t> viaAddresses(expected.size());
+  device.run(desc, input.data(), viaAddresses.data());
+  size_t withAddresses = device.cachedPipelineCount();
+  impl.capabilities.maxStorageBufferRange = saved;
+  std::vector<uint8_t> viaStorageBuffers(expected.size());
+  device.run(desc, input.data(), viaStorageBuffers.data());
+  CHECK(withAddresses > before);
+  CHECK(device.cachedPipelineCount() > withAddresses);
+  CHECK(viaAddresses == expected);
+  CHECK(viaStorageBuffers == expected);
   CHECK(device.validationMessageCount() == 0);
 }
 

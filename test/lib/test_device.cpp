@@ -24,26 +24,40 @@ const char* profileName(Profile profile) {
       return "many-passes";
     case Profile::Emulated:
       return "emulated";
+    case Profile::EmulatedDeviceAddresses:
+      return "emulated-device-addresses";
     case Profile::EmulatedGpuTuning:
       return "emulated-gpu-tuning";
+    case Profile::DeviceAddresses:
+      return "device-addresses";
   }
   return "?";
+}
+
+DeviceOptions testDeviceOptions() {
+  DeviceOptions options;
+  const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
+  options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
+  return options;
 }
 
 namespace {
 
 Device makeDevice(Profile profile) {
-  DeviceOptions options;
-  const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
-  options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
-  bool emulated = profile == Profile::Emulated || profile == Profile::EmulatedGpuTuning;
+  DeviceOptions options = testDeviceOptions();
+  bool emulated = profile == Profile::Emulated || profile == Profile::EmulatedDeviceAddresses ||
+                  profile == Profile::EmulatedGpuTuning;
   options.disableInt64 = emulated;
   options.disableFloat16 = emulated;
+  options.disablePushDescriptor =
+      profile == Profile::DeviceAddresses || profile == Profile::EmulatedDeviceAddresses;
   Device device(options);
   detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
   switch (profile) {
     case Profile::Native:
     case Profile::Emulated:
+    case Profile::EmulatedDeviceAddresses:
+    case Profile::DeviceAddresses:
       break;
     case Profile::GpuTuning:
     case Profile::EmulatedGpuTuning:

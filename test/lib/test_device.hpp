@@ -20,17 +20,30 @@ enum class Profile {
   SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows
   ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion
   // Without shaderInt64 and 16-bit storage (DeviceOptions::disableInt64 and
-  // disableFloat16): the chunk kernels' emulated-int64 and packed-halves
-  // variants, then the rows kernels'.
+  // disableFloat16): the emulated-int64 and packed-halves variants of the
+  // chunk kernels on storage buffers, then through device addresses, then
+  // the rows kernels'.
   Emulated,
+  EmulatedDeviceAddresses,
   EmulatedGpuTuning,
+  DeviceAddresses,  // lavapipe's tuning without VK_KHR_push_descriptor: chunk kernels
+                    // through device addresses instead of storage buffers
 };
-inline constexpr Profile kAllProfiles[] = {Profile::Native,          Profile::GpuTuning,
-                                           Profile::SmallWorkgroups, Profile::ManyPasses,
-                                           Profile::Emulated,        Profile::EmulatedGpuTuning};
+inline constexpr Profile kAllProfiles[] = {Profile::Native,
+                                           Profile::GpuTuning,
+                                           Profile::SmallWorkgroups,
+                                           Profile::ManyPasses,
+                                           Profile::Emulated,
+                                           Profile::EmulatedDeviceAddresses,
+                                           Profile::EmulatedGpuTuning,
+                                           Profile::DeviceAddresses};
 const char* profileName(Profile profile);
 
 Device& testDevice(Profile profile = Profile::Native);
+
+// Options for a Device of a test's own: validation as for the shared test
+// devices (on unless VKSCAN_TEST_VALIDATION=0).
+DeviceOptions testDeviceOptions();
 
 // Destroys the shared devices. Test mains call it after the run: at static
 // destruction the validation layer's own globals may already be gone, and

@@ -1,19 +1,9 @@
 #include "reliability_util.hpp"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "reference.hpp"
 #include "test_device.hpp"
 
 namespace vkscan::test {
-
-DeviceOptions testDeviceOptions() {
-  DeviceOptions options;
-  const char* env = std::getenv("VKSCAN_TEST_VALIDATION");
-  options.enableValidation = env == nullptr || std::strcmp(env, "0") != 0;
-  return options;
-}
 
 std::vector<uint8_t> randomInput(const CumulativeSummationDesc& desc, uint64_t seed) {
   size_t size = dataTypeSize(desc.input.dataType);

@@ -7,12 +7,9 @@
 #include <vkscan/vkscan.hpp>
 
 #include "descriptors.hpp"  // packedDesc(), describe()
+#include "test_device.hpp"  // testDeviceOptions()
 
 namespace vkscan::test {
-
-// Options for a Device of a test's own: validation as for the shared test
-// device (on unless VKSCAN_TEST_VALIDATION=0).
-DeviceOptions testDeviceOptions();
 
 // Random input bytes for desc.input (seeded).
 std::vector<uint8_t> randomInput(const CumulativeSummationDesc& desc, uint64_t seed);

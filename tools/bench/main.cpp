@@ -45,6 +45,8 @@ Options:
                 small cases, within a time budget; --quick: 3)
   --case NAME   run only the cases whose name contains NAME (repeatable)
   --device N    physical device index, as listed by `vkscan info` (default: vkscan's choice)
+  --addresses   every kernel reaches the tensors through device addresses, as on devices
+                without VK_KHR_push_descriptor (default: storage buffers where they fit)
   --txt FILE    also write the text report to FILE
   --help        this text
 
@@ -58,6 +60,7 @@ struct Options {
   uint32_t repeat = 0;  // 0: automatic
   std::vector<std::string> cases;
   int device = -1;
+  bool addresses = false;
   std::string txtPath;
 };
 
@@ -95,6 +98,8 @@ Options parseOptions(int argc, char** argv) {
       options.cases.push_back(value(i));
     } else if (arg == "--device") {
       options.device = int(number(value(i), "--device"));
+    } else if (arg == "--addresses") {
+      options.addresses = true;
     } else if (arg == "--txt") {
       options.txtPath = value(i);
     } else {
@@ -614,6 +619,7 @@ int run(const Options& options) {
 
   DeviceOptions deviceOptions;
   deviceOptions.deviceIndex = options.device;
+  deviceOptions.disablePushDescriptor = options.addresses;
   Report report;
   int failures = 0;
   {
@@ -623,6 +629,7 @@ int run(const Options& options) {
                     "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
                     std::to_string(std::thread::hardware_concurrency()) + " host threads";
     report.settings = std::string(options.quick ? "quick mode; " : "") +
+                      (caps.pushDescriptor ? "" : "device addresses only; ") +
                       "GPU times from timestamps (period " + std::to_string(caps.timestampPeriod) +
                       " ns), medians over the repetitions shown, after " +
                       std::to_string(timingFor(options, cases[0]).warmUp) +

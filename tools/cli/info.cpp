@@ -96,9 +96,10 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
 
   std::printf(
       "  features:             int64 %s, float64 %s, float16 %s, 16-bit storage %s, "
-      "buffer device address %s\n",
+      "buffer device address %s, push descriptor %s\n",
       yesNo(caps.shaderInt64), yesNo(caps.shaderFloat64), yesNo(caps.shaderFloat16),
-      yesNo(caps.storageBuffer16BitAccess), yesNo(caps.bufferDeviceAddress));
+      yesNo(caps.storageBuffer16BitAccess), yesNo(caps.bufferDeviceAddress),
+      yesNo(caps.pushDescriptor));
   // The fallbacks give the same results; what they cost is worth knowing.
   std::string int64Kernels = caps.shaderInt64
                                  ? "native 64-bit integers"
