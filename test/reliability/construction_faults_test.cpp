@@ -1,10 +1,10 @@
 // Faults inside Device construction. A Device's function table does not exist
 // until it is being built, so these faults enter through the loader entry
 // point an engine may hand over (ExternalDevice::getInstanceProcAddr): it
-// returns a vkGetDeviceProcAddr whose pipeline-cache and pipeline-layout
-// functions fail on request and count what is created and destroyed. The
-// engine's device runs with the validation layer, whose object tracking
-// reports anything vkscan leaves behind on it.
+// returns a vkGetDeviceProcAddr whose pipeline-cache, descriptor-set-layout
+// and pipeline-layout functions fail on request and count what is created
+// and destroyed. The engine's device runs with the validation layer, whose
+// object tracking reports anything vkscan leaves behind on it.
 #include <dlfcn.h>
 #include <doctest/doctest.h>
 
@@ -26,10 +26,13 @@ PFN_vkCreatePipelineCache realCreatePipelineCache = nullptr;
 PFN_vkDestroyPipelineCache realDestroyPipelineCache = nullptr;
 PFN_vkCreatePipelineLayout realCreatePipelineLayout = nullptr;
 PFN_vkDestroyPipelineLayout realDestroyPipelineLayout = nullptr;
+PFN_vkCreateDescriptorSetLayout realCreateDescriptorSetLayout = nullptr;
+PFN_vkDestroyDescriptorSetLayout realDestroyDescriptorSetLayout = nullptr;
 
 std::string failingFunction;
 int livePipelineCaches = 0;
 int livePipelineLayouts = 0;
+int liveSetLayouts = 0;
 
 VKAPI_ATTR VkResult VKAPI_CALL createPipelineCache(VkDevice device,
                                                    const VkPipelineCacheCreateInfo* info,
@@ -63,6 +66,21 @@ VKAPI_ATTR void VKAPI_CALL destroyPipelineLayout(VkDevice device, VkPipelineLayo
   realDestroyPipelineLayout(device, layout, allocator);
 }
 
+VKAPI_ATTR VkResult VKAPI_CALL
+createDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo* info,
+                          const VkAllocationCallbacks* allocator, VkDescriptorSetLayout* layout) {
+  if (failingFunction == "vkCreateDescriptorSetLayout") return VK_ERROR_OUT_OF_HOST_MEMORY;
+  VkResult result = realCreateDescriptorSetLayout(device, info, allocator, layout);
+  if (result == VK_SUCCESS) ++liveSetLayouts;
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL destroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
+                                                      const VkAllocationCallbacks* allocator) {
+  if (layout != VK_NULL_HANDLE) --liveSetLayouts;
+  realDestroyDescriptorSetLayout(device, layout, allocator);
+}
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, const char* name) {
   PFN_vkVoidFunction real = systemGetDeviceProcAddr(device, name);
   if (std::strcmp(name, "vkCreatePipelineCache") == 0) {
@@ -80,6 +98,14 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, cons
   if (std::strcmp(name, "vkDestroyPipelineLayout") == 0) {
     realDestroyPipelineLayout = reinterpret_cast<PFN_vkDestroyPipelineLayout>(real);
     return reinterpret_cast<PFN_vkVoidFunction>(destroyPipelineLayout);
+  }
+  if (std::strcmp(name, "vkCreateDescriptorSetLayout") == 0) {
+    realCreateDescriptorSetLayout = reinterpret_cast<PFN_vkCreateDescriptorSetLayout>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(createDescriptorSetLayout);
+  }
+  if (std::strcmp(name, "vkDestroyDescriptorSetLayout") == 0) {
+    realDestroyDescriptorSetLayout = reinterpret_cast<PFN_vkDestroyDescriptorSetLayout>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(destroyDescriptorSetLayout);
   }
   return real;
 }
@@ -105,6 +131,9 @@ ExternalDevice hookedExternal(const Device& engine) {
   }
   ExternalDevice external = externalDeviceOf(engine);
   external.getInstanceProcAddr = getInstanceProcAddr;
+  // A headless Device enables VK_KHR_push_descriptor where it exists; the
+  // wrapper then makes its descriptor set layout too.
+  external.pushDescriptorEnabled = engine.capabilities().pushDescriptor;
   return external;
 }
 
@@ -113,7 +142,9 @@ ExternalDevice hookedExternal(const Device& engine) {
 TEST_CASE("construction faults: a failed Device leaves nothing on the engine's device") {
   Device engine(testDeviceOptions());
   CumulativeSummationDesc desc = packedDesc(DataType::Float32, {3, 5000}, 1);
-  for (const char* function : {"vkCreatePipelineCache", "vkCreatePipelineLayout"}) {
+  REQUIRE(engine.capabilities().pushDescriptor);  // lavapipe has it: all three objects are made
+  for (const char* function :
+       {"vkCreatePipelineCache", "vkCreateDescriptorSetLayout", "vkCreatePipelineLayout"}) {
     CAPTURE(std::string(function));
     failingFunction = function;
     bool threw = false;
@@ -127,6 +158,7 @@ TEST_CASE("construction faults: a failed Device leaves nothing on the engine's d
     }
     CHECK(threw);
     CHECK(livePipelineCaches == 0);
+    CHECK(liveSetLayouts == 0);
     CHECK(livePipelineLayouts == 0);
     // The engine's device is unharmed and the same handles wrap cleanly once
     // the fault is gone.
@@ -135,10 +167,12 @@ TEST_CASE("construction faults: a failed Device leaves nothing on the engine's d
     {
       Device wrapped(hookedExternal(engine));
       CHECK(livePipelineCaches == 1);
+      CHECK(liveSetLayouts == 1);
       CHECK(livePipelineLayouts == 1);
       CHECK(runMatchesReference(wrapped, desc, 42));
     }
     CHECK(livePipelineCaches == 0);
+    CHECK(liveSetLayouts == 0);
     CHECK(livePipelineLayouts == 0);
   }
   CHECK(engine.validationMessageCount() == 0);
