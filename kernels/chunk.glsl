@@ -163,21 +163,7 @@ uint tailElements(bool full) { return full ? uint(NODE) : (p.axisLen & uint(NODE
 void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
 #ifndef VKSCAN_INTERLEAVED
   if (kVectorLoads && full) {
-    if (toOffset(p.inAxisStride) > 0) {
-      OFFSET_T first = task.inLine + k0;
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = loadInVec(first + q * VEC_N);
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
-      }
-    } else {
-      OFFSET_T first = task.inLine - k0 - (NODE - 1);
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = loadInVec(first + q * VEC_N);
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
-          v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
-        }
-      }
-    }
+    loadContiguousNode(task.inLine, k0, v);
     return;
   }
 #endif
@@ -196,23 +182,7 @@ void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
 void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
 #ifndef VKSCAN_INTERLEAVED
   if (kVectorLoads && full) {
-    if (toOffset(p.outAxisStride) > 0) {
-      OFFSET_T first = task.outLine + k0;
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
-        storeOutVec(first + q * VEC_N, w);
-      }
-    } else {
-      OFFSET_T first = task.outLine - k0 - (NODE - 1);
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
-          setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
-        }
-        storeOutVec(first + q * VEC_N, w);
-      }
-    }
+    storeContiguousNode(task.outLine, k0, v);
     return;
   }
 #endif

@@ -396,6 +396,50 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 }
 #endif
 
+// The full node of NODE elements from traversal index k0 of a line starting
+// at element offset `line`, as NODE_VECS vector accesses: the host's promise
+// (kVectorLoads) is |axis stride| == 1 and every vector aligned; a decreasing
+// axis reverses the elements. Loops are unrolled and every array index is a
+// constant, so the node stays in registers (a runtime index would spill it
+// to per-lane memory, which costs more than the loads).
+void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
+  if (toOffset(p.inAxisStride) > 0) {
+    OFFSET_T first = line + k0;
+    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+      ACC_VEC_T w = loadInVec(first + q * VEC_N);
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
+    }
+  } else {
+    OFFSET_T first = line - k0 - (NODE - 1);
+    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+      ACC_VEC_T w = loadInVec(first + q * VEC_N);
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+        v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
+      }
+    }
+  }
+}
+
+void storeContiguousNode(OFFSET_T line, OFFSET_T k0, ACC_T v[NODE]) {
+  if (toOffset(p.outAxisStride) > 0) {
+    OFFSET_T first = line + k0;
+    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+      ACC_VEC_T w;
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
+      storeOutVec(first + q * VEC_N, w);
+    }
+  } else {
+    OFFSET_T first = line - k0 - (NODE - 1);
+    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+      ACC_VEC_T w;
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+        setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
+      }
+      storeOutVec(first + q * VEC_N, w);
+    }
+  }
+}
+
 // Element offsets of the first traversal element of line `line`. Integer
 // division is scalar on many devices (every lane of lavapipe), so it is done
 // only for the dimensions that exist, once each (mod by multiply-subtract).

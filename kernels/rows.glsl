@@ -42,62 +42,29 @@ RowTask rowTask() {
 
 bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= OFFSET_T(p.axisLen); }
 
-// Vector accesses need the host's promise (kVectorLoads: |axis stride| == 1
-// and every vector aligned) and a full node; partial nodes pay for checks.
-// Loops are unrolled and every array index is a constant in its branch, so
-// the node stays in registers (a runtime index would spill it to per-lane
-// memory, which costs more than the loads).
+// Vector accesses need the host's promise (kVectorLoads) and a full node;
+// partial nodes pay for checks.
 void loadNode(RowTask task, out ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
-    if (toOffset(p.inAxisStride) > 0) {
-      OFFSET_T first = task.inLine + task.k0;
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
-      }
-    } else {
-      OFFSET_T first = task.inLine - task.k0 - (NODE - 1);
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w = loadVec(elementAddress(p.inAddr, first + q * VEC_N));
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
-          v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
-        }
-      }
-    }
+    loadContiguousNode(task.inLine, task.k0, v);
     return;
   }
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     OFFSET_T k = task.k0 + j;
     bool inside = task.valid && k < OFFSET_T(p.axisLen);
-    v[j] = inside ? loadElement(p.inAddr, task.inLine + k * toOffset(p.inAxisStride)) : kIdentity;
+    v[j] = inside ? loadIn(task.inLine + k * toOffset(p.inAxisStride)) : kIdentity;
   }
 }
 
 void storeNode(RowTask task, ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
-    if (toOffset(p.outAxisStride) > 0) {
-      OFFSET_T first = task.outLine + task.k0;
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
-        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
-      }
-    } else {
-      OFFSET_T first = task.outLine - task.k0 - (NODE - 1);
-      [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-        ACC_VEC_T w;
-        [[unroll]] for (int c = 0; c < VEC_N; ++c) {
-          setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
-        }
-        storeVec(elementAddress(p.outAddr, first + q * VEC_N), w);
-      }
-    }
+    storeContiguousNode(task.outLine, task.k0, v);
     return;
   }
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     OFFSET_T k = task.k0 + j;
     if (task.valid && k < OFFSET_T(p.axisLen)) {
-      storeElement(p.outAddr, task.outLine + k * toOffset(p.outAxisStride), v[j]);
+      storeOut(task.outLine + k * toOffset(p.outAxisStride), v[j]);
     }
   }
 }
