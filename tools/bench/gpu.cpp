@@ -130,8 +130,8 @@ VkDeviceAddress Gpu::address(const DeviceBuffer& buffer) const {
 }
 
 VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workgroupSize,
-                         bool descriptors) {
-  auto key = std::make_pair(words, workgroupSize);
+                         bool descriptors, bool wholeTiles) {
+  auto key = std::make_tuple(words, workgroupSize, wholeTiles);
   auto found = pipelines_.find(key);
   if (found != pipelines_.end()) return found->second;
 
@@ -143,8 +143,10 @@ VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workg
   check(vk.vkCreateShaderModule(impl_.device, &moduleInfo, nullptr, &module),
         "vkCreateShaderModule");
 
-  VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-  VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &workgroupSize};
+  const uint32_t constants[2] = {workgroupSize, wholeTiles ? VK_TRUE : VK_FALSE};
+  const VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(uint32_t)},
+                                               {1, sizeof(uint32_t), sizeof(uint32_t)}};
+  VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
   auto info = vkStruct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   info.stage = vkStruct<VkPipelineShaderStageCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
@@ -185,6 +187,15 @@ VkDescriptorSet Gpu::bufferPair(const DeviceBuffer& source, const DeviceBuffer& 
 
 void Gpu::releaseDescriptorSets() {
   check(impl_.vk.vkResetDescriptorPool(impl_.device, descriptorPool_, 0), "vkResetDescriptorPool");
+}
+
+bool Gpu::copyGridIsExact(uint64_t count, uint64_t elementsPerGroup) {
+  if (count == 0 || count % elementsPerGroup != 0) return false;
+  uint64_t groups = count / elementsPerGroup;
+  uint32_t groupsX = 0;
+  uint32_t groupsY = 0;
+  splitGroups(groups, groupsX, groupsY);
+  return uint64_t(groupsX) * groupsY == groups;
 }
 
 void Gpu::recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,

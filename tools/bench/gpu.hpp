@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 #include "bench_params.h"
@@ -56,9 +57,10 @@ class Gpu {
 
   // A pipeline of one of the benchmark's kernels, created on first use.
   // `descriptors`: the kernel reads two storage buffers from set 0 (see
-  // bufferPair()) instead of device addresses.
+  // bufferPair()) instead of device addresses. `wholeTiles`: specialization
+  // constant 1 of copy.comp (every workgroup has a full tile).
   VkPipeline pipeline(const uint32_t* words, size_t wordCount, uint32_t workgroupSize,
-                      bool descriptors = false);
+                      bool descriptors = false, bool wholeTiles = false);
 
   // A descriptor set binding `source` (binding 0) and `destination` (1),
   // valid until releaseDescriptorSets().
@@ -66,6 +68,10 @@ class Gpu {
   // Frees every set of bufferPair(); no pending command buffer may use them.
   void releaseDescriptorSets();
 
+  // Whether the copy of `count` elements in workgroups of `elementsPerGroup`
+  // gives every workgroup of its grid a full tile (no partial tile, no
+  // padding workgroups), so that copy.comp may drop its bounds checks.
+  static bool copyGridIsExact(uint64_t count, uint64_t elementsPerGroup);
   // Records the copy of `params.count` elements (copy.comp) with
   // `elementsPerGroup` elements per workgroup; `set` for descriptor kernels.
   void recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,
@@ -94,7 +100,7 @@ class Gpu {
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout descriptorLayout_ = VK_NULL_HANDLE;  // set 0 + push constants
   VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
-  std::map<std::pair<const uint32_t*, uint32_t>, VkPipeline> pipelines_;
+  std::map<std::tuple<const uint32_t*, uint32_t, bool>, VkPipeline> pipelines_;
 };
 
 }  // namespace vkscan::bench

@@ -217,11 +217,12 @@ void recordRoof(Gpu& gpu, VkCommandBuffer commandBuffer, const RoofChoice& roof,
   // Rounded up: the buffers are padded to 16 bytes, so a 32-bit copy of
   // 2-byte elements may copy one padding element along.
   params.count = (bytes + roof.kernel.kernelBytes - 1) / roof.kernel.kernelBytes;
+  uint64_t perGroup = uint64_t(roof.kernel.perInvocation) * roof.workgroupSize;
   VkPipeline pipeline = gpu.pipeline(roof.kernel.words, roof.kernel.wordCount, roof.workgroupSize,
-                                     roof.kernel.descriptors);
+                                     roof.kernel.descriptors,
+                                     Gpu::copyGridIsExact(params.count, perGroup));
   VkDescriptorSet set = roof.kernel.descriptors ? gpu.bufferPair(src, dst) : VK_NULL_HANDLE;
-  gpu.recordCopy(commandBuffer, pipeline, params,
-                 uint64_t(roof.kernel.perInvocation) * roof.workgroupSize, set);
+  gpu.recordCopy(commandBuffer, pipeline, params, perGroup, set);
 }
 
 // ---------------------------------------------------------------------------
