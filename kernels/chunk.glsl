@@ -150,7 +150,7 @@ void storeLane(OFFSET_T element, LANE_T value) {
 // loop touches full nodes only, with no bounds checks; the one partial node
 // a line may end with is handled after it, and not at all (a uniform branch)
 // when the axis length is a multiple of the node.
-bool axisHasPartialNodes() { return (p.axisLen & uint(NODE - 1)) != 0u; }
+bool axisHasPartialNodes() { return kPartialNodes && (p.axisLen & uint(NODE - 1)) != 0u; }
 
 // Elements present in a node: all of a full one; a partial node is always
 // the last of its line (chunks are whole nodes), so it holds axisLen % 16 —

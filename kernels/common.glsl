@@ -14,7 +14,13 @@
 //     addresses; offsets are 32-bit element indices. CPU implementations
 //     (lavapipe) run these accesses much faster than device addresses.
 // Specialization constants:
-//   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool)
+//   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool),
+//   3: reverse (bool; with vector loads: the axis strides are -1),
+//   4: partial nodes (bool; chunk stages: the axis length may not be a
+//      multiple of NODE; false promises it is).
+// They make choices that could be runtime tests compile-time ones because
+// llvmpipe runs every path of a kernel under masks, taken or not, uniform
+// branches included: an untaken path costs about what a taken one does.
 //
 // The canonical order (include/vkscan/vkscan.hpp) is a radix-16 tree of
 // serial sums. Every kernel adds the same operands in the same order, and
@@ -40,6 +46,8 @@ layout(push_constant, std430) uniform PushConstants { ScanParams p; };
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const bool kExclusive = false;
 layout(constant_id = 2) const bool kVectorLoads = false;
+layout(constant_id = 3) const bool kReverse = false;
+layout(constant_id = 4) const bool kPartialNodes = true;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).
@@ -399,11 +407,11 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // The full node of NODE elements from traversal index k0 of a line starting
 // at element offset `line`, as NODE_VECS vector accesses: the host's promise
 // (kVectorLoads) is |axis stride| == 1 and every vector aligned; a decreasing
-// axis reverses the elements. Loops are unrolled and every array index is a
+// axis (kReverse: stride -1) reverses the elements. Loops are unrolled and every array index is a
 // constant, so the node stays in registers (a runtime index would spill it
 // to per-lane memory, which costs more than the loads).
 void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
-  if (toOffset(p.inAxisStride) > 0) {
+  if (!kReverse) {
     OFFSET_T first = line + k0;
     [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
       ACC_VEC_T w = loadInVec(first + q * VEC_N);
@@ -421,7 +429,7 @@ void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
 }
 
 void storeContiguousNode(OFFSET_T line, OFFSET_T k0, ACC_T v[NODE]) {
-  if (toOffset(p.outAxisStride) > 0) {
+  if (!kReverse) {
     OFFSET_T first = line + k0;
     [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
       ACC_VEC_T w;

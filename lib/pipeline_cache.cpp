@@ -11,13 +11,19 @@ struct SpecializationData {
   uint32_t workgroupSize;
   VkBool32 exclusive;
   VkBool32 vectorLoads;
+  VkBool32 reverse;
+  VkBool32 partialNodes;
 };
 
-const std::array<VkSpecializationMapEntry, 3> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 5> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
+    {3, offsetof(SpecializationData, reverse), sizeof(VkBool32)},
+    {4, offsetof(SpecializationData, partialNodes), sizeof(VkBool32)},
 }};
+
+VkBool32 vkBool(bool value) { return value ? VK_TRUE : VK_FALSE; }
 
 }  // namespace
 
@@ -65,8 +71,9 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
         moduleInfo.pCode = binary.code;
         check(vk_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &modules[i]),
               "vkCreateShaderModule");
-        data[i] = {missing[i].workgroupSize, missing[i].exclusive ? VK_TRUE : VK_FALSE,
-                   missing[i].vectorLoads ? VK_TRUE : VK_FALSE};
+        data[i] = {missing[i].workgroupSize, vkBool(missing[i].exclusive),
+                   vkBool(missing[i].vectorLoads), vkBool(missing[i].reverse),
+                   vkBool(missing[i].partialNodes)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

@@ -90,6 +90,12 @@ class Planner {
     return d;
   }
 
+  // axisVectorizable() leaves in and out strides equal, +1 or -1.
+  static void setVectorLoads(Dispatch& d, bool vector) {
+    d.pipeline.vectorLoads = vector;
+    d.pipeline.reverse = vector && d.params.inAxisStride < 0;
+  }
+
   void setAux(Dispatch& d, uint64_t auxOffset) {
     d.hasAux = true;
     d.auxByteOffset = auxOffset;
@@ -176,7 +182,7 @@ class Planner {
     uint64_t lines = p.lineCount();
     bool vector = axisVectorizable(p, inOffset, outOffset);
     Dispatch scan = makeDispatch(Stage::RowsScan, p, in, inOffset, out, outOffset);
-    scan.pipeline.vectorLoads = vector;
+    setVectorLoads(scan, vector);
     scan.pipeline.workgroupSize = workgroup;
     if (p.axisLen <= tile) {
       uint32_t segmentLog2 = log2Exact(ceilDiv(p.axisLen, kNode));
@@ -190,7 +196,7 @@ class Planner {
     plan_.scratchBytes = std::max(plan_.scratchBytes, scratchBase + auxBytes);
 
     Dispatch reduce = makeDispatch(Stage::RowsReduce, p, in, inOffset, BufferRole::None, 0);
-    reduce.pipeline.vectorLoads = vector;
+    setVectorLoads(reduce, vector);
     reduce.pipeline.workgroupSize = workgroup;
     reduce.params.chunksPerLine = static_cast<uint32_t>(chunks);
     reduce.params.shape = log2Exact(workgroup);
@@ -234,7 +240,8 @@ class Planner {
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
       d.pipeline.workgroupSize = workgroup;
-      d.pipeline.vectorLoads = !interleaved && axisVectorizable(p, inOffset, outOffset);
+      setVectorLoads(d, !interleaved && axisVectorizable(p, inOffset, outOffset));
+      d.pipeline.partialNodes = p.axisLen % kNode != 0;
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
       if (interleaved) {
@@ -354,13 +361,15 @@ const char* stageName(Stage stage) noexcept {
 
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return stage == o.stage && type == o.type && exclusive == o.exclusive &&
-         vectorLoads == o.vectorLoads && workgroupSize == o.workgroupSize &&
-         storageBuffers == o.storageBuffers;
+         vectorLoads == o.vectorLoads && reverse == o.reverse && partialNodes == o.partialNodes &&
+         workgroupSize == o.workgroupSize && storageBuffers == o.storageBuffers;
 }
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
-  return std::tie(stage, type, exclusive, vectorLoads, workgroupSize, storageBuffers) <
-         std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.workgroupSize, o.storageBuffers);
+  return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, workgroupSize,
+                  storageBuffers) < std::tie(o.stage, o.type, o.exclusive, o.vectorLoads,
+                                             o.reverse, o.partialNodes, o.workgroupSize,
+                                             o.storageBuffers);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

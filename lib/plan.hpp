@@ -32,6 +32,11 @@ struct PipelineKey {
   DataType type = DataType::Float32;  // the kernel's storage type
   bool exclusive = false;
   bool vectorLoads = false;
+  // With vectorLoads: the axis runs down through memory (strides -1).
+  bool reverse = false;
+  // Chunk stages: the axis length is not a multiple of the node (16), so the
+  // kernel keeps its partial-node path; otherwise that path is compiled out.
+  bool partialNodes = false;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,17 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
       CHECK(uint64_t{p.chunksPerLine} * chunk >= p.axisLen);
       CHECK(uint64_t{p.chunksPerLine - 1} * chunk < p.axisLen);
       CHECK(groups * d.pipeline.workgroupSize >= uint64_t{p.lineCount} * p.chunksPerLine);
+      // Without the partial-node path compiled in, every node must be full.
+      if (!d.pipeline.partialNodes) CHECK(p.axisLen % 16 == 0);
+    }
+    // The kernels' vector path reads nodes forwards or, with reverse,
+    // backwards: the specialization must match the strides' sign.
+    if (d.pipeline.vectorLoads) {
+      CHECK(p.inAxisStride == p.outAxisStride);
+      CHECK(std::abs(p.inAxisStride) == 1);
+      CHECK(d.pipeline.reverse == (p.inAxisStride < 0));
+    } else {
+      CHECK(!d.pipeline.reverse);
     }
     if (d.hasAux) {
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
