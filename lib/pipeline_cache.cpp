@@ -23,7 +23,9 @@ const std::array<VkSpecializationMapEntry, 5> kSpecializationEntries = {{
     {4, offsetof(SpecializationData, partialNodes), sizeof(VkBool32)},
 }};
 
-VkBool32 vkBool(bool value) { return value ? VK_TRUE : VK_FALSE; }
+VkBool32 vkBool(bool value) {
+  return value ? VK_TRUE : VK_FALSE;
+}
 
 }  // namespace
 
