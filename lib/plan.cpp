@@ -367,9 +367,8 @@ bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
   return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, workgroupSize,
-                  storageBuffers) < std::tie(o.stage, o.type, o.exclusive, o.vectorLoads,
-                                             o.reverse, o.partialNodes, o.workgroupSize,
-                                             o.storageBuffers);
+                  storageBuffers) < std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse,
+                                             o.partialNodes, o.workgroupSize, o.storageBuffers);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {
