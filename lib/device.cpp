@@ -317,6 +317,9 @@ detail::PlanLimits Device::Impl::planLimits() const {
   limits.maxWorkgroupInvocations = capabilities.maxComputeWorkGroupInvocations;
   limits.maxWorkgroupCountX = capabilities.maxComputeWorkGroupCount[0];
   limits.maxWorkgroupCountY = capabilities.maxComputeWorkGroupCount[1];
+  limits.pushDescriptor = capabilities.pushDescriptor;
+  limits.maxStorageBufferRange = capabilities.maxStorageBufferRange;
+  limits.minStorageBufferOffsetAlignment = capabilities.minStorageBufferOffsetAlignment;
   return limits;
 }
 

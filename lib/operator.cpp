@@ -52,28 +52,6 @@ void checkSpanWithoutInt64(const TensorDesc& tensor, const char* field,
                     std::to_string(kMaxTensorBytesWithoutInt64) + " bytes (2^30) per tensor");
 }
 
-bool isChunkStage(detail::Stage stage) {
-  return stage == detail::Stage::ChunkReduce || stage == detail::Stage::ChunkScan ||
-         stage == detail::Stage::ChunkReduceInterleaved ||
-         stage == detail::Stage::ChunkScanInterleaved;
-}
-
-// Storage-buffer kernels index each binding with 32-bit element offsets and
-// bind it from its offset rounded down to minStorageBufferOffsetAlignment, so
-// every tensor plus that lead (and a word of rounding) must fit both
-// maxStorageBufferRange and 2^31 bytes.
-bool fitsStorageBuffers(const Device::Impl& device, const CumulativeSummationDesc& desc,
-                        uint64_t scratchBytes) {
-  if (!device.capabilities.pushDescriptor) return false;
-  const DeviceCapabilities& caps = device.capabilities;
-  uint64_t limit = std::min<uint64_t>(caps.maxStorageBufferRange, uint64_t{1} << 31);
-  uint64_t slack = std::max<uint64_t>(caps.minStorageBufferOffsetAlignment, 1) + 4;
-  for (uint64_t bytes : {desc.input.totalBytes(), desc.output.totalBytes(), scratchBytes}) {
-    if (bytes > limit || limit - bytes < slack) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
@@ -89,11 +67,6 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   op->device = impl_;
   op->desc = desc;
   op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
-  if (fitsStorageBuffers(*impl_, desc, op->plan.scratchBytes)) {
-    for (detail::Dispatch& dispatch : op->plan.dispatches) {
-      dispatch.pipeline.storageBuffers = isChunkStage(dispatch.pipeline.stage);
-    }
-  }
   std::vector<detail::PipelineKey> keys;
   for (const detail::Dispatch& dispatch : op->plan.dispatches) keys.push_back(dispatch.pipeline);
   op->pipelines = impl_->pipelines->get(keys);

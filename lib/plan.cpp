@@ -279,6 +279,25 @@ class Planner {
   Plan& plan_;
 };
 
+bool isChunkStage(Stage stage) {
+  return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
+         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
+}
+
+// Storage-buffer kernels index each binding with 32-bit element offsets and
+// are bound from the binding's offset rounded down to
+// minStorageBufferOffsetAlignment, so every tensor plus that lead (and a word
+// of rounding) must fit both maxStorageBufferRange and 2^31 bytes.
+bool fitsStorageBuffers(const Problem& problem, uint64_t scratchBytes, const PlanLimits& limits) {
+  if (!limits.pushDescriptor) return false;
+  uint64_t range = std::min<uint64_t>(limits.maxStorageBufferRange, uint64_t{1} << 31);
+  uint64_t slack = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1) + 4;
+  for (uint64_t bytes : {problem.inputBytes, problem.outputBytes, scratchBytes}) {
+    if (bytes > range || range - bytes < slack) return false;
+  }
+  return true;
+}
+
 // Pieces made for line dimensions past the third, saturating.
 uint64_t pieceCount(const Problem& p) {
   uint64_t count = 1;
@@ -391,6 +410,11 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tu
   Planner planner(limits, tuning, plan);
   for (const Problem& piece : split) {
     planner.planPiece(piece, BufferRole::Input, 0, BufferRole::Output, 0, 0);
+  }
+  if (fitsStorageBuffers(problem, plan.scratchBytes, limits)) {
+    for (Dispatch& dispatch : plan.dispatches) {
+      dispatch.pipeline.storageBuffers = isChunkStage(dispatch.pipeline.stage);
+    }
   }
   return plan;
 }

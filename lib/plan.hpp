@@ -65,6 +65,11 @@ struct PlanLimits {
   uint32_t maxWorkgroupInvocations = 128;
   uint32_t maxWorkgroupCountX = 65535;
   uint32_t maxWorkgroupCountY = 65535;
+  // Storage-buffer chunk kernels need VK_KHR_push_descriptor and every
+  // binding within maxStorageBufferRange.
+  bool pushDescriptor = false;
+  uint64_t maxStorageBufferRange = 0;
+  uint64_t minStorageBufferOffsetAlignment = 1;
 };
 
 struct Plan {

@@ -133,6 +133,8 @@ Problem normalize(const CumulativeSummationDesc& desc) {
   problem.firstIsPositiveZero = desc.hasExclusiveSum;
   problem.empty = in.elementCount() == 0;
   if (problem.empty) return problem;
+  problem.inputBytes = in.totalBytes();
+  problem.outputBytes = out.totalBytes();
 
   std::vector<int64_t> inStrides = elementStrides(in);
   std::vector<int64_t> outStrides = elementStrides(out);

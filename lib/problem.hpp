@@ -32,6 +32,9 @@ struct Problem {
   // identity -0.0 so that adding a carry never changes a bit.
   bool firstIsPositiveZero = false;
   bool empty = false;
+  // Bytes each tensor spans from its binding's offset (TensorDesc::totalBytes).
+  uint64_t inputBytes = 0;
+  uint64_t outputBytes = 0;
 
   uint64_t lineCount() const noexcept;
 };

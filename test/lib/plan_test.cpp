@@ -198,6 +198,41 @@ TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
   CHECK(small.dispatches.back().pipeline.workgroupSize == 16);
 }
 
+TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and the range allow") {
+  auto plan = [](const CumulativeSummationDesc& desc, const DeviceClass& device, bool push,
+                 uint64_t range) {
+    PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535, push, range, 64};
+    return makePlan(normalize(desc), limits,
+                    tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations));
+  };
+  auto storageBuffers = [](const Plan& p) {
+    size_t count = 0;
+    for (const Dispatch& d : p.dispatches) count += d.pipeline.storageBuffers ? 1 : 0;
+    return count;
+  };
+  const uint64_t range = uint64_t{1} << 27;
+  CumulativeSummationDesc longLine = vkscan::test::packedDesc(DataType::Float32, {1u << 20}, 0);
+  Plan fits = plan(longLine, kDevices[0], true, range);
+  REQUIRE(fits.dispatches.size() == 3);
+  CHECK(storageBuffers(fits) == 3);
+  CHECK(storageBuffers(plan(longLine, kDevices[0], false, range)) == 0);
+  // A tensor of exactly maxStorageBufferRange leaves no room for the
+  // alignment lead, and one beyond 2^31 bytes overflows the 32-bit offsets.
+  CumulativeSummationDesc full = vkscan::test::packedDesc(DataType::Float32, {1u << 25}, 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range)) == 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range + 128)) > 0);
+  CumulativeSummationDesc huge = vkscan::test::packedDesc(DataType::Float32, {1u << 29}, 0);
+  CHECK(storageBuffers(plan(huge, kDevices[0], true, UINT64_MAX)) == 0);
+  // GPUs: the rows kernels keep device addresses; chunk kernels (a strided
+  // axis) take storage buffers.
+  Plan rows =
+      plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[4], true, range);
+  CHECK(storageBuffers(rows) == 0);
+  Plan columns =
+      plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[4], true, range);
+  CHECK(storageBuffers(columns) == columns.dispatches.size());
+}
+
 TEST_CASE("plan: more than three unmergeable dimensions become sequential pieces") {
   CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {2, 3, 2, 3, 5}, 4);
   desc.input.strides = {1000, 300, 100, 30, 1};  // padded at every level
