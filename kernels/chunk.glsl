@@ -60,7 +60,7 @@ ChunkTask chunkTask() {
   task.valid = gid < p.lineCount * p.chunksPerLine;
   task.chunk = 0u;
   task.line = gid;
-  if (p.chunksPerLine > 1u) {
+  if (kChunked && p.chunksPerLine > 1u) {
     task.chunk = gid / p.lineCount;
     task.line = gid - task.chunk * p.lineCount;
   }

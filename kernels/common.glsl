@@ -17,10 +17,15 @@
 //   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool),
 //   3: reverse (bool; with vector loads: the axis strides are -1),
 //   4: partial nodes (bool; chunk stages: the axis length may not be a
-//      multiple of NODE; false promises it is).
+//      multiple of NODE; false promises it is),
+//   5: line dimensions (1 to 3; lineSize[d] == 1 for every d >= it),
+//   6: chunked (bool; chunk stages: chunksPerLine may exceed 1; false
+//      promises it is 1).
 // They make choices that could be runtime tests compile-time ones because
 // llvmpipe runs every path of a kernel under masks, taken or not, uniform
-// branches included: an untaken path costs about what a taken one does.
+// branches included: an untaken path costs about what a taken one does. The
+// integer divisions that decode line and chunk indices are the costliest
+// such path (a CPU has no vector division: one scalar division per lane).
 //
 // The canonical order (include/vkscan/vkscan.hpp) is a radix-16 tree of
 // serial sums. Every kernel adds the same operands in the same order, and
@@ -48,6 +53,8 @@ layout(constant_id = 1) const bool kExclusive = false;
 layout(constant_id = 2) const bool kVectorLoads = false;
 layout(constant_id = 3) const bool kReverse = false;
 layout(constant_id = 4) const bool kPartialNodes = true;
+layout(constant_id = 5) const uint kLineDims = 3;
+layout(constant_id = 6) const bool kChunked = true;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).
@@ -457,11 +464,11 @@ void lineOffsets(uint line, out OFFSET_T inOffset, out OFFSET_T outOffset) {
   inOffset = 0;
   outOffset = 0;
   uint i0 = line;
-  if (p.lineSize[1] > 1u || p.lineSize[2] > 1u) {
+  if (kLineDims >= 2u && (p.lineSize[1] > 1u || p.lineSize[2] > 1u)) {
     uint rest = line / p.lineSize[0];
     i0 = line - rest * p.lineSize[0];
     uint i1 = rest;
-    if (p.lineSize[2] > 1u) {
+    if (kLineDims >= 3u && p.lineSize[2] > 1u) {
       uint i2 = rest / p.lineSize[1];
       i1 = rest - i2 * p.lineSize[1];
       inOffset += OFFSET_T(i2) * toOffset(p.inLineStride[2]);

@@ -13,14 +13,18 @@ struct SpecializationData {
   VkBool32 vectorLoads;
   VkBool32 reverse;
   VkBool32 partialNodes;
+  uint32_t lineDims;
+  VkBool32 chunked;
 };
 
-const std::array<VkSpecializationMapEntry, 5> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 7> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
     {3, offsetof(SpecializationData, reverse), sizeof(VkBool32)},
     {4, offsetof(SpecializationData, partialNodes), sizeof(VkBool32)},
+    {5, offsetof(SpecializationData, lineDims), sizeof(uint32_t)},
+    {6, offsetof(SpecializationData, chunked), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -73,9 +77,10 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
         moduleInfo.pCode = binary.code;
         check(vk_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &modules[i]),
               "vkCreateShaderModule");
-        data[i] = {missing[i].workgroupSize, vkBool(missing[i].exclusive),
-                   vkBool(missing[i].vectorLoads), vkBool(missing[i].reverse),
-                   vkBool(missing[i].partialNodes)};
+        data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
+                   vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
+                   vkBool(missing[i].partialNodes), missing[i].lineDims,
+                   vkBool(missing[i].chunked)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

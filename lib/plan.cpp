@@ -40,6 +40,11 @@ bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
   return axisStride > 0 ? base % vector == 0 : (base + 1) % vector == 0;
 }
 
+bool isChunkStage(Stage stage) {
+  return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
+         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
+}
+
 class Planner {
  public:
   Planner(const PlanLimits& limits, const Tuning& tuning, Plan& plan)
@@ -124,6 +129,8 @@ class Planner {
     d.groupsX = static_cast<uint32_t>(x);
     d.groupsY = static_cast<uint32_t>(y);
     d.params.groupsX = d.groupsX;
+    d.pipeline.lineDims = d.params.lineSize[2] > 1 ? 3 : d.params.lineSize[1] > 1 ? 2 : 1;
+    d.pipeline.chunked = isChunkStage(d.pipeline.stage) && d.params.chunksPerLine > 1;
     plan_.dispatches.push_back(d);
   }
 
@@ -279,11 +286,6 @@ class Planner {
   Plan& plan_;
 };
 
-bool isChunkStage(Stage stage) {
-  return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
-         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
-}
-
 // Storage-buffer kernels index each binding with 32-bit element offsets and
 // are bound from the binding's offset rounded down to
 // minStorageBufferOffsetAlignment, so every tensor plus that lead (and a word
@@ -381,13 +383,15 @@ const char* stageName(Stage stage) noexcept {
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return stage == o.stage && type == o.type && exclusive == o.exclusive &&
          vectorLoads == o.vectorLoads && reverse == o.reverse && partialNodes == o.partialNodes &&
-         workgroupSize == o.workgroupSize && storageBuffers == o.storageBuffers;
+         lineDims == o.lineDims && chunked == o.chunked && workgroupSize == o.workgroupSize &&
+         storageBuffers == o.storageBuffers;
 }
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
-  return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, workgroupSize,
-                  storageBuffers) < std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse,
-                                             o.partialNodes, o.workgroupSize, o.storageBuffers);
+  return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, lineDims, chunked,
+                  workgroupSize, storageBuffers) <
+         std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse, o.partialNodes,
+                  o.lineDims, o.chunked, o.workgroupSize, o.storageBuffers);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

@@ -37,6 +37,11 @@ struct PipelineKey {
   // Chunk stages: the axis length is not a multiple of the node (16), so the
   // kernel keeps its partial-node path; otherwise that path is compiled out.
   bool partialNodes = false;
+  // Line dimensions the kernel decodes (1 to 3: lineSize[d] == 1 for every
+  // d >= lineDims), so that absent ones cost no division.
+  uint32_t lineDims = 3;
+  // Chunk stages: more than one chunk per line (a chunk index to decode).
+  bool chunked = false;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.

@@ -81,9 +81,15 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
       CHECK(uint64_t{p.chunksPerLine} * chunk >= p.axisLen);
       CHECK(uint64_t{p.chunksPerLine - 1} * chunk < p.axisLen);
       CHECK(groups * d.pipeline.workgroupSize >= uint64_t{p.lineCount} * p.chunksPerLine);
-      // Without the partial-node path compiled in, every node must be full.
+      // Without the partial-node path compiled in, every node must be full;
+      // without the chunk decoding, a line is one chunk.
       if (!d.pipeline.partialNodes) CHECK(p.axisLen % 16 == 0);
+      if (!d.pipeline.chunked) CHECK(p.chunksPerLine == 1);
     }
+    // Line dimensions the kernel does not decode must be absent.
+    CHECK((d.pipeline.lineDims >= 1 && d.pipeline.lineDims <= 3));
+    if (d.pipeline.lineDims < 3) CHECK(p.lineSize[2] == 1);
+    if (d.pipeline.lineDims < 2) CHECK(p.lineSize[1] == 1);
     // The kernels' vector path reads nodes forwards or, with reverse,
     // backwards: the specialization must match the strides' sign.
     if (d.pipeline.vectorLoads) {
