@@ -18,10 +18,14 @@
 
 #ifdef VKSCAN_INTERLEAVED
 #if defined(VKSCAN_TYPE_F32)
-// 16 lines (64 bytes) per invocation: a strided walk on a CPU device is
-// bound by cache misses, and a wider row segment per step keeps more of
+// Up to 16 lines (64 bytes) per invocation: a strided walk on a CPU device
+// is bound by cache misses, and a wider row segment per step keeps more of
 // them in flight. mat4 addition is component-wise, which is all we use.
-#define LANE_N 16
+// kLaneVectors of its columns hold lines (4, or 1 when the inner extent is
+// not a multiple of 16); the others stay the identity, a constant the
+// compiler folds through every addition, so they cost nothing.
+layout(constant_id = 7) const uint kLaneVectors = 4u;
+#define LANE_N (kLaneVectors * 4u)
 #define LANE_T mat4
 #define LANE_IS_MAT4 1
 #define LANE_SPLAT(x) mat4(vec4(x), vec4(x), vec4(x), vec4(x))
@@ -67,7 +71,8 @@ ChunkTask chunkTask() {
   OFFSET_T chunkLen = OFFSET_T(1) << (4u * p.shape);
   task.kBegin = OFFSET_T(task.chunk) * chunkLen;
   task.kEnd = min(task.kBegin + chunkLen, OFFSET_T(p.axisLen));
-  task.auxIndex = (OFFSET_T(task.chunk) * OFFSET_T(p.lineCount) + OFFSET_T(task.line)) * LANE_N;
+  task.auxIndex =
+      (OFFSET_T(task.chunk) * OFFSET_T(p.lineCount) + OFFSET_T(task.line)) * OFFSET_T(LANE_N);
   task.inLine = 0;
   task.outLine = 0;
   if (task.valid) lineOffsets(task.line, task.inLine, task.outLine);
@@ -80,17 +85,41 @@ ChunkTask chunkTask() {
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
   mat4 v;
 };
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer AuxVecRef {
+  vec4 v;
+};
 #endif
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer LaneAccRef {
   LANE_T v;
 };
 
+ADDR_T auxAddress(OFFSET_T index) {
+  return addressOffset(p.auxAddr, index * OFFSET_T(VKSCAN_ACC_SIZE));
+}
+
 LANE_T loadAuxLane(OFFSET_T index) {
-  return LaneAccRef(addressOffset(p.auxAddr, index * OFFSET_T(VKSCAN_ACC_SIZE))).v;
+#ifdef LANE_IS_MAT4
+  if (kLaneVectors < 4u) {
+    mat4 lane = LANE_SPLAT(kIdentity);
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+      if (c < kLaneVectors) lane[c] = AuxVecRef(auxAddress(index + 4 * int(c))).v;
+    }
+    return lane;
+  }
+#endif
+  return LaneAccRef(auxAddress(index)).v;
 }
 
 void storeAuxLane(OFFSET_T index, LANE_T value) {
-  LaneAccRef(addressOffset(p.auxAddr, index * OFFSET_T(VKSCAN_ACC_SIZE))).v = value;
+#ifdef LANE_IS_MAT4
+  if (kLaneVectors < 4u) {
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+      if (c < kLaneVectors) AuxVecRef(auxAddress(index + 4 * int(c))).v = value[c];
+    }
+    return;
+  }
+#endif
+  LaneAccRef(auxAddress(index)).v = value;
 }
 #else
 uint auxBase(OFFSET_T index) { return uint(int(p.auxAddr.x) + index); }
@@ -99,7 +128,11 @@ LANE_T loadAuxLane(OFFSET_T index) {
   uint i = auxBase(index);
 #if defined(LANE_IS_MAT4)
   uint q = i / 4u;
-  return mat4(auxVecs[q], auxVecs[q + 1u], auxVecs[q + 2u], auxVecs[q + 3u]);
+  mat4 lane = LANE_SPLAT(kIdentity);
+  [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+    if (c < kLaneVectors) lane[c] = auxVecs[q + c];
+  }
+  return lane;
 #elif defined(VKSCAN_INTERLEAVED)
   return auxVecs[i / VEC_N];
 #else
@@ -111,7 +144,9 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
   uint i = auxBase(index);
 #if defined(LANE_IS_MAT4)
   uint q = i / 4u;
-  [[unroll]] for (uint c = 0u; c < 4u; ++c) auxVecs[q + c] = value[c];
+  [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+    if (c < kLaneVectors) auxVecs[q + c] = value[c];
+  }
 #elif defined(VKSCAN_INTERLEAVED)
   auxVecs[i / VEC_N] = value;
 #else
@@ -121,11 +156,15 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
 #endif
 
 LANE_T loadLane(OFFSET_T element) {
-#if defined(LANE_IS_MAT4) && !defined(VKSCAN_SSBO)
-  return LaneRef(elementAddress(p.inAddr, element)).v;
-#elif defined(LANE_IS_MAT4)
-  return mat4(loadInVec(element), loadInVec(element + 4), loadInVec(element + 8),
-              loadInVec(element + 12));
+#if defined(LANE_IS_MAT4)
+#ifndef VKSCAN_SSBO
+  if (kLaneVectors == 4u) return LaneRef(elementAddress(p.inAddr, element)).v;
+#endif
+  mat4 lane = LANE_SPLAT(kIdentity);
+  [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+    if (c < kLaneVectors) lane[c] = loadInVec(element + 4 * int(c));
+  }
+  return lane;
 #elif defined(VKSCAN_INTERLEAVED)
   return loadInVec(element);
 #else
@@ -134,10 +173,16 @@ LANE_T loadLane(OFFSET_T element) {
 }
 
 void storeLane(OFFSET_T element, LANE_T value) {
-#if defined(LANE_IS_MAT4) && !defined(VKSCAN_SSBO)
-  LaneRef(elementAddress(p.outAddr, element)).v = value;
-#elif defined(LANE_IS_MAT4)
-  [[unroll]] for (int c = 0; c < 4; ++c) storeOutVec(element + 4 * c, value[c]);
+#if defined(LANE_IS_MAT4)
+#ifndef VKSCAN_SSBO
+  if (kLaneVectors == 4u) {
+    LaneRef(elementAddress(p.outAddr, element)).v = value;
+    return;
+  }
+#endif
+  [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+    if (c < kLaneVectors) storeOutVec(element + 4 * int(c), value[c]);
+  }
 #elif defined(VKSCAN_INTERLEAVED)
   storeOutVec(element, value);
 #else

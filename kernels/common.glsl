@@ -20,7 +20,8 @@
 //      multiple of NODE; false promises it is),
 //   5: line dimensions (1 to 3; lineSize[d] == 1 for every d >= it),
 //   6: chunked (bool; chunk stages: chunksPerLine may exceed 1; false
-//      promises it is 1).
+//      promises it is 1),
+//   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl).
 // They make choices that could be runtime tests compile-time ones because
 // llvmpipe runs every path of a kernel under masks, taken or not, uniform
 // branches included: an untaken path costs about what a taken one does. The

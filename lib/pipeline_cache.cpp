@@ -15,9 +15,10 @@ struct SpecializationData {
   VkBool32 partialNodes;
   uint32_t lineDims;
   VkBool32 chunked;
+  uint32_t laneVectors;
 };
 
-const std::array<VkSpecializationMapEntry, 7> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 8> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -25,6 +26,7 @@ const std::array<VkSpecializationMapEntry, 7> kSpecializationEntries = {{
     {4, offsetof(SpecializationData, partialNodes), sizeof(VkBool32)},
     {5, offsetof(SpecializationData, lineDims), sizeof(uint32_t)},
     {6, offsetof(SpecializationData, chunked), sizeof(VkBool32)},
+    {7, offsetof(SpecializationData, laneVectors), sizeof(uint32_t)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -80,7 +82,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
         data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
                    vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
-                   vkBool(missing[i].chunked)};
+                   vkBool(missing[i].chunked),      missing[i].laneVectors};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

@@ -30,9 +30,12 @@ int64_t vectorElements(DataType type) {
   return dataTypeSize(type) == 8 ? 2 : 4;
 }
 
-// Lines one interleaved invocation carries (kernels/chunk.glsl LANE_N).
-uint64_t interleavedLines(DataType type) {
-  return type == DataType::Float32 ? 16 : static_cast<uint64_t>(vectorElements(type));
+// Lines one interleaved invocation carries (kernels/chunk.glsl LANE_N) when
+// the innermost line dimension has `innerLines`: FLOAT32 takes 16 (a mat4)
+// where they divide it, else one vector's worth, as every other type.
+uint64_t interleavedLines(DataType type, uint64_t innerLines) {
+  uint64_t vector = static_cast<uint64_t>(vectorElements(type));
+  return type == DataType::Float32 && innerLines % (4 * vector) == 0 ? 4 * vector : vector;
 }
 
 bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
@@ -152,7 +155,8 @@ class Planner {
     int64_t vector = vectorElements(p.type);
     if (p.lines.empty()) return false;
     const LineDim& inner = p.lines[0];
-    if (inner.inStride != 1 || inner.outStride != 1 || inner.size % interleavedLines(p.type) != 0) {
+    if (inner.inStride != 1 || inner.outStride != 1 ||
+        inner.size % interleavedLines(p.type, inner.size) != 0) {
       return false;
     }
     if (p.inAxisStride % vector != 0 || p.outAxisStride % vector != 0) return false;
@@ -224,7 +228,7 @@ class Planner {
   void planChunks(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                   uint64_t outOffset, uint64_t scratchBase) {
     bool interleaved = linesInterleavable(p, inOffset, outOffset);
-    uint64_t lanes = interleaved ? interleavedLines(p.type) : 1;
+    uint64_t lanes = interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
     uint64_t lines = p.lineCount();
     uint64_t invocationsPerChunk = lines / lanes;
     // One pass when a whole line per invocation keeps the device busy;
@@ -256,6 +260,9 @@ class Planner {
         d.params.inLineStride[0] *= static_cast<int64_t>(lanes);
         d.params.outLineStride[0] *= static_cast<int64_t>(lanes);
         d.params.lineCount /= static_cast<uint32_t>(lanes);
+        if (p.type == DataType::Float32) {
+          d.pipeline.laneVectors = static_cast<uint32_t>(lanes / vectorElements(p.type));
+        }
       }
       return d;
     };
@@ -383,15 +390,15 @@ const char* stageName(Stage stage) noexcept {
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return stage == o.stage && type == o.type && exclusive == o.exclusive &&
          vectorLoads == o.vectorLoads && reverse == o.reverse && partialNodes == o.partialNodes &&
-         lineDims == o.lineDims && chunked == o.chunked && workgroupSize == o.workgroupSize &&
-         storageBuffers == o.storageBuffers;
+         lineDims == o.lineDims && chunked == o.chunked && laneVectors == o.laneVectors &&
+         workgroupSize == o.workgroupSize && storageBuffers == o.storageBuffers;
 }
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
   return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, lineDims, chunked,
-                  workgroupSize, storageBuffers) <
+                  laneVectors, workgroupSize, storageBuffers) <
          std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse, o.partialNodes,
-                  o.lineDims, o.chunked, o.workgroupSize, o.storageBuffers);
+                  o.lineDims, o.chunked, o.laneVectors, o.workgroupSize, o.storageBuffers);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

@@ -42,6 +42,10 @@ struct PipelineKey {
   uint32_t lineDims = 3;
   // Chunk stages: more than one chunk per line (a chunk index to decode).
   bool chunked = false;
+  // Interleaved FLOAT32 chunk stages: vectors of 4 adjacent lines each
+  // invocation carries (4, or 1 when the inner extent is not a multiple of
+  // 16); 4, unused, everywhere else.
+  uint32_t laneVectors = 4;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.

@@ -103,7 +103,10 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
       if (d.pipeline.stage == Stage::ChunkScanInterleaved ||
           d.pipeline.stage == Stage::ChunkReduceInterleaved) {
-        auxElements *= dataTypeSize(d.pipeline.type) == 8 ? 2 : 4;
+        bool matrix = d.pipeline.type == DataType::Float32;
+        auxElements *= dataTypeSize(d.pipeline.type) == 8 ? 2
+                       : matrix                           ? 4 * d.pipeline.laneVectors
+                                                          : 4;
       }
       CHECK(d.auxByteOffset % 16 == 0);
       CHECK(d.auxByteOffset + auxElements * dataTypeSize(accumulationType(d.pipeline.type)) <=
@@ -194,6 +197,12 @@ TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves li
   Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[0]);
   CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
   CHECK(plan.dispatches.back().params.lineCount == 4096 / 16);  // 16 FLOAT32 lines each
+  CHECK(plan.dispatches.back().pipeline.laneVectors == 4);
+  // An inner extent of 4 (not a multiple of 16): one vector of 4 lines each.
+  Plan narrow = planFor(vkscan::test::packedDesc(DataType::Float32, {64, 4096, 4}, 1), kDevices[0]);
+  CHECK(narrow.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
+  CHECK(narrow.dispatches.back().pipeline.laneVectors == 1);
+  CHECK(narrow.dispatches.back().params.lineCount == 64);
 }
 
 TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
