@@ -19,8 +19,10 @@ void main() {
   LevelSums sums = emptyLevelSums();
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
-  for (uint node = 0u; node < full; ++node) {
-    reduceNode(task, sums, node, true, node + 1u == full && !partial);
+  if (kFullNodes) {
+    for (uint node = 0u; node < full; ++node) {
+      reduceNode(task, sums, node, true, node + 1u == full && !partial);
+    }
   }
   if (axisHasPartialNodes() && partial) reduceNode(task, sums, full, false, true);
   storeAuxLane(task.auxIndex, sums.s4);

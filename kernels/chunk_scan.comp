@@ -49,8 +49,10 @@ void main() {
   walk.sums = emptyLevelSums();
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
-  for (uint node = 0u; node < full; ++node) {
-    scanNode(task, walk, node, true, node + 1u == full && !partial);
+  if (kFullNodes) {
+    for (uint node = 0u; node < full; ++node) {
+      scanNode(task, walk, node, true, node + 1u == full && !partial);
+    }
   }
   if (axisHasPartialNodes() && partial) scanNode(task, walk, full, false, true);
 }

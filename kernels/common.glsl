@@ -21,10 +21,13 @@
 //   5: line dimensions (1 to 3; lineSize[d] == 1 for every d >= it),
 //   6: chunked (bool; chunk stages: chunksPerLine may exceed 1; false
 //      promises it is 1),
-//   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl).
+//   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl),
+//   8: full nodes (bool; chunk stages: the axis may hold a full node; false
+//      promises it is shorter than NODE).
 // They make choices that could be runtime tests compile-time ones because
 // llvmpipe runs every path of a kernel under masks, taken or not, uniform
-// branches included: an untaken path costs about what a taken one does. The
+// branches included: an untaken path costs about what a taken one does, and
+// a loop that runs no iteration still runs its body once, masked. The
 // integer divisions that decode line and chunk indices are the costliest
 // such path (a CPU has no vector division: one scalar division per lane).
 //
@@ -56,6 +59,7 @@ layout(constant_id = 3) const bool kReverse = false;
 layout(constant_id = 4) const bool kPartialNodes = true;
 layout(constant_id = 5) const uint kLineDims = 3;
 layout(constant_id = 6) const bool kChunked = true;
+layout(constant_id = 8) const bool kFullNodes = true;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).

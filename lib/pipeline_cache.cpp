@@ -16,9 +16,10 @@ struct SpecializationData {
   uint32_t lineDims;
   VkBool32 chunked;
   uint32_t laneVectors;
+  VkBool32 fullNodes;
 };
 
-const std::array<VkSpecializationMapEntry, 8> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 9> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -27,6 +28,7 @@ const std::array<VkSpecializationMapEntry, 8> kSpecializationEntries = {{
     {5, offsetof(SpecializationData, lineDims), sizeof(uint32_t)},
     {6, offsetof(SpecializationData, chunked), sizeof(VkBool32)},
     {7, offsetof(SpecializationData, laneVectors), sizeof(uint32_t)},
+    {8, offsetof(SpecializationData, fullNodes), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -82,7 +84,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
         data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
                    vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
-                   vkBool(missing[i].chunked),      missing[i].laneVectors};
+                   vkBool(missing[i].chunked),      missing[i].laneVectors,
+                   vkBool(missing[i].fullNodes)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

@@ -253,6 +253,7 @@ class Planner {
       d.pipeline.workgroupSize = workgroup;
       setVectorLoads(d, !interleaved && axisVectorizable(p, inOffset, outOffset));
       d.pipeline.partialNodes = p.axisLen % kNode != 0;
+      d.pipeline.fullNodes = p.axisLen >= kNode;
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
       if (interleaved) {
@@ -390,15 +391,17 @@ const char* stageName(Stage stage) noexcept {
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return stage == o.stage && type == o.type && exclusive == o.exclusive &&
          vectorLoads == o.vectorLoads && reverse == o.reverse && partialNodes == o.partialNodes &&
-         lineDims == o.lineDims && chunked == o.chunked && laneVectors == o.laneVectors &&
-         workgroupSize == o.workgroupSize && storageBuffers == o.storageBuffers;
+         fullNodes == o.fullNodes && lineDims == o.lineDims && chunked == o.chunked &&
+         laneVectors == o.laneVectors && workgroupSize == o.workgroupSize &&
+         storageBuffers == o.storageBuffers;
 }
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
-  return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, lineDims, chunked,
-                  laneVectors, workgroupSize, storageBuffers) <
-         std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse, o.partialNodes,
-                  o.lineDims, o.chunked, o.laneVectors, o.workgroupSize, o.storageBuffers);
+  return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, fullNodes, lineDims,
+                  chunked, laneVectors, workgroupSize,
+                  storageBuffers) < std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse,
+                                             o.partialNodes, o.fullNodes, o.lineDims, o.chunked,
+                                             o.laneVectors, o.workgroupSize, o.storageBuffers);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

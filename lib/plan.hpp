@@ -37,6 +37,9 @@ struct PipelineKey {
   // Chunk stages: the axis length is not a multiple of the node (16), so the
   // kernel keeps its partial-node path; otherwise that path is compiled out.
   bool partialNodes = false;
+  // Chunk stages: the axis holds at least one full node (16 elements);
+  // otherwise the full-node loop is compiled out.
+  bool fullNodes = true;
   // Line dimensions the kernel decodes (1 to 3: lineSize[d] == 1 for every
   // d >= lineDims), so that absent ones cost no division.
   uint32_t lineDims = 3;
