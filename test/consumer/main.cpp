@@ -1,7 +1,6 @@
-#include <vkscan/vkscan.hpp>
-
 #include <cstdio>
 #include <vector>
+#include <vkscan/vkscan.hpp>
 
 int main() {
   try {
