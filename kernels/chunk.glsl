@@ -279,8 +279,6 @@ void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) 
   }
 }
 
-// Zero without kFullNodes (the host's promise that the axis is shorter than
-// a node, whose loops the kernels then compile out).
-uint fullNodes(ChunkTask task) { return kFullNodes ? uint((task.kEnd - task.kBegin) / NODE) : 0u; }
+uint fullNodes(ChunkTask task) { return uint((task.kEnd - task.kBegin) / NODE); }
 
 bool hasPartialNode(ChunkTask task) { return ((task.kEnd - task.kBegin) & (NODE - 1)) != 0; }

@@ -419,9 +419,9 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // The full node of NODE elements from traversal index k0 of a line starting
 // at element offset `line`, as NODE_VECS vector accesses: the host's promise
 // (kVectorLoads) is |axis stride| == 1 and every vector aligned; a decreasing
-// axis (kReverse: stride -1) reverses the elements. Loops are unrolled and every array index is a
-// constant, so the node stays in registers (a runtime index would spill it
-// to per-lane memory, which costs more than the loads).
+// axis (kReverse: stride -1) reverses the elements. Loops are unrolled and
+// every array index is a constant, so the node stays in registers (a runtime
+// index would spill it to per-lane memory, which costs more than the loads).
 void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
   if (!kReverse) {
     OFFSET_T first = line + k0;
