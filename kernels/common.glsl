@@ -23,7 +23,8 @@
 //      promises it is 1),
 //   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl),
 //   8: full nodes (bool; chunk stages: the axis may hold a full node; false
-//      promises it is shorter than NODE).
+//      promises it is shorter than NODE),
+//   9: look-back polls (chunk_lookback.comp).
 // They make choices that could be runtime tests compile-time ones because
 // llvmpipe runs every path of a kernel under masks, taken or not, uniform
 // branches included: an untaken path costs about what a taken one does, and

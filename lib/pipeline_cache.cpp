@@ -17,9 +17,10 @@ struct SpecializationData {
   VkBool32 chunked;
   uint32_t laneVectors;
   VkBool32 fullNodes;
+  uint32_t lookbackPolls;
 };
 
-const std::array<VkSpecializationMapEntry, 9> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 10> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -29,6 +30,7 @@ const std::array<VkSpecializationMapEntry, 9> kSpecializationEntries = {{
     {6, offsetof(SpecializationData, chunked), sizeof(VkBool32)},
     {7, offsetof(SpecializationData, laneVectors), sizeof(uint32_t)},
     {8, offsetof(SpecializationData, fullNodes), sizeof(VkBool32)},
+    {9, offsetof(SpecializationData, lookbackPolls), sizeof(uint32_t)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -85,7 +87,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
                    vkBool(missing[i].chunked),      missing[i].laneVectors,
-                   vkBool(missing[i].fullNodes)};
+                   vkBool(missing[i].fullNodes),    missing[i].lookbackPolls};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

@@ -11,6 +11,10 @@ constexpr uint64_t kNode = 16;  // canonical order's radix (kernels/common.glsl 
 constexpr uint64_t kMaxLinesPerDispatch = uint64_t{1} << 31;
 constexpr uint64_t kMaxPieces = 4096;
 constexpr uint64_t kScratchAlignment = 16;
+// Look-back tiles: level-3 nodes, one per invocation (kernels/chunk_lookback.comp).
+constexpr uint32_t kLookbackTileLevels = 3;
+constexpr uint64_t kLookbackTile = uint64_t{1} << (4 * kLookbackTileLevels);
+constexpr uint64_t kLookbackMaxTiles = 16;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
@@ -45,7 +49,8 @@ bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
 
 bool isChunkStage(Stage stage) {
   return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
-         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
+         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved ||
+         stage == Stage::ChunkLookback;
 }
 
 class Planner {
@@ -71,8 +76,9 @@ class Planner {
     Dispatch d;
     d.pipeline.stage = stage;
     d.pipeline.type = p.type;
-    d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-                                           stage == Stage::ChunkScanInterleaved);
+    d.pipeline.exclusive =
+        p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
+                        stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkLookback);
     uint64_t size = dataTypeSize(p.type);
     d.in = in;
     d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;
@@ -231,12 +237,20 @@ class Planner {
     uint64_t lanes = interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
     uint64_t lines = p.lineCount();
     uint64_t invocationsPerChunk = lines / lanes;
+    // Lines of up to 16 tiles: one pass, with look-back if there are more
+    // tiles than one.
+    uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
+    bool lookback = tuning_.chunkLookback && !interleaved && tiles <= kLookbackMaxTiles;
+    if (lookback && tiles > 1) {
+      planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
+      return;
+    }
     // One pass when a whole line per invocation keeps the device busy;
     // otherwise the largest chunk that does.
     uint32_t levels = 3;
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
     if (p.axisLen <= (uint64_t{1} << 12) &&
-        (small || invocationsPerChunk >= tuning_.chunkTargetInvocations)) {
+        (lookback || small || invocationsPerChunk >= tuning_.chunkTargetInvocations)) {
       levels = 1;
       while ((uint64_t{1} << (4 * levels)) < p.axisLen) ++levels;
     } else {
@@ -246,7 +260,8 @@ class Planner {
       }
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
-    uint32_t workgroup = tuning_.chunkWorkgroupSize;
+    uint32_t workgroup =
+        lookback ? spreadWorkgroup(invocationsPerChunk) : tuning_.chunkWorkgroupSize;
     uint64_t groups = ceilDiv(invocationsPerChunk * chunks, workgroup);
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
@@ -287,6 +302,37 @@ class Planner {
 
     setAux(scan, scratchBase);
     emit(scan, groups);
+  }
+
+  // The tuned workgroup size, or for few invocations a subgroup's worth, so
+  // that they still spread over all of a CPU device's workers (llvmpipe
+  // pays per workgroup, which makes small ones slow on large problems).
+  uint32_t spreadWorkgroup(uint64_t invocations) const {
+    if (invocations >= tuning_.chunkTargetInvocations) return tuning_.chunkWorkgroupSize;
+    return std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
+  }
+
+  // Lines of at most 16 tiles, so that a tile's carry is the serial sum of
+  // the earlier tiles' totals (the line's root node has the identity carry).
+  void planLookback(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                    uint64_t outOffset, uint64_t scratchBase, uint64_t tiles) {
+    uint64_t slots = p.lineCount() * tiles;
+    uint64_t valueBytes = 2 * slots * dataTypeSize(accumulationType(p.type));
+    uint64_t statusBytes = 4 * slots;
+    plan_.scratchBytes = std::max(
+        plan_.scratchBytes, scratchBase + alignUp(valueBytes + statusBytes, kScratchAlignment));
+    Dispatch d = makeDispatch(Stage::ChunkLookback, p, in, inOffset, out, outOffset);
+    uint32_t workgroup = spreadWorkgroup(slots);
+    d.pipeline.workgroupSize = workgroup;
+    setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
+    d.pipeline.partialNodes = p.axisLen % kNode != 0;
+    d.params.shape = kLookbackTileLevels;
+    d.params.chunksPerLine = static_cast<uint32_t>(tiles);
+    setAux(d, scratchBase);
+    d.pipeline.lookbackPolls = tuning_.lookbackPolls;
+    d.clearByteOffset = scratchBase + valueBytes;
+    d.clearBytes = statusBytes;
+    emit(d, ceilDiv(slots, workgroup));
   }
 
   const PlanLimits& limits_;
@@ -384,24 +430,28 @@ const char* stageName(Stage stage) noexcept {
       return "chunk_reduce_interleaved";
     case Stage::ChunkScanInterleaved:
       return "chunk_scan_interleaved";
+    case Stage::ChunkLookback:
+      return "chunk_lookback";
   }
   return "unknown";
 }
 
+namespace {
+
+auto tied(const PipelineKey& k) {
+  return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.partialNodes,
+                  k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls,
+                  k.workgroupSize, k.storageBuffers);
+}
+
+}  // namespace
+
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
-  return stage == o.stage && type == o.type && exclusive == o.exclusive &&
-         vectorLoads == o.vectorLoads && reverse == o.reverse && partialNodes == o.partialNodes &&
-         fullNodes == o.fullNodes && lineDims == o.lineDims && chunked == o.chunked &&
-         laneVectors == o.laneVectors && workgroupSize == o.workgroupSize &&
-         storageBuffers == o.storageBuffers;
+  return tied(*this) == tied(o);
 }
 
 bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
-  return std::tie(stage, type, exclusive, vectorLoads, reverse, partialNodes, fullNodes, lineDims,
-                  chunked, laneVectors, workgroupSize,
-                  storageBuffers) < std::tie(o.stage, o.type, o.exclusive, o.vectorLoads, o.reverse,
-                                             o.partialNodes, o.fullNodes, o.lineDims, o.chunked,
-                                             o.laneVectors, o.workgroupSize, o.storageBuffers);
+  return tied(*this) < tied(o);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

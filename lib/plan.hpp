@@ -19,6 +19,9 @@ enum class Stage : uint8_t {
   ChunkScan,
   ChunkReduceInterleaved,
   ChunkScanInterleaved,
+  // One pass: a workgroup per tile of 16 chunks, carries by decoupled
+  // look-back (kernels/chunk_lookback.comp).
+  ChunkLookback,
 };
 
 const char* stageName(Stage stage) noexcept;
@@ -49,6 +52,9 @@ struct PipelineKey {
   // invocation carries (4, or 1 when the inner extent is not a multiple of
   // 16); 4, unused, everywhere else.
   uint32_t laneVectors = 4;
+  // Look-back stage: status reads spent waiting for a silent earlier tile
+  // before reducing it in the looking invocation (Tuning::lookbackPolls).
+  uint32_t lookbackPolls = 0;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.
@@ -67,7 +73,11 @@ struct Dispatch {
   uint64_t outByteOffset = 0;
   bool hasAux = false;
   uint64_t auxByteOffset = 0;  // into scratch
-  ScanParams params{};         // addresses zero here
+  // Scratch bytes zeroed (vkCmdFillBuffer) before the dispatch: the
+  // look-back's status words. A multiple of 4, at a multiple of 4.
+  uint64_t clearByteOffset = 0;
+  uint64_t clearBytes = 0;
+  ScanParams params{};  // addresses zero here
   uint32_t groupsX = 0;
   uint32_t groupsY = 0;
 };

@@ -77,12 +77,33 @@ void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer
 // Each pass reads what the previous one wrote (totals, carries, or in place
 // the output), and may overwrite what an earlier one read (scratch reused by
 // the next piece): read-after-write and write-after-read on compute, which a
-// compute-to-compute memory barrier covers. Nothing wider is needed.
-void barrierBetweenPasses(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer) {
+// compute-to-compute memory barrier covers. A pass that starts with a
+// scratch clear needs the same order before the clear (transfer) too; as the
+// first pass, that barrier extends the caller's (earlier accesses of scratch
+// before compute, as record() asks) to the clear, so the contract stays.
+void barrierBetweenPasses(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
+                          bool beforeClear) {
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                          (beforeClear ? VK_ACCESS_TRANSFER_WRITE_BIT : 0);
+  VkPipelineStageFlags dstStages =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (beforeClear ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0);
+  vk.vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstStages, 0, 1,
+                          &barrier, 0, nullptr, 0, nullptr);
+}
+
+// Zeroes the dispatch's clear range of scratch and makes the zeros visible
+// to the dispatch.
+void clearScratch(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
+                  const Dispatch& dispatch, const ResolvedBindings& bindings) {
+  const BufferBinding& scratch = bindings.scratch.binding;
+  vk.vkCmdFillBuffer(commandBuffer, scratch.buffer, scratch.offset + dispatch.clearByteOffset,
+                     dispatch.clearBytes, 0);
+  auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vk.vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+  vk.vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
                           nullptr);
 }
@@ -103,7 +124,9 @@ void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipe
   VkPipeline bound = VK_NULL_HANDLE;
   for (size_t i = 0; i < plan.dispatches.size(); ++i) {
     const Dispatch& dispatch = plan.dispatches[i];
-    if (i > 0) barrierBetweenPasses(vk, commandBuffer);
+    bool clear = dispatch.clearBytes > 0;
+    if (i > 0 || clear) barrierBetweenPasses(vk, commandBuffer, clear);
+    if (clear) clearScratch(vk, commandBuffer, dispatch, bindings);
     if (pipelines[i] != bound) {
       vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[i]);
       bound = pipelines[i];

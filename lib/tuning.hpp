@@ -26,6 +26,21 @@ struct Tuning {
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.
   uint64_t chunkSmallProblem;
+  // Chunk kernels: lines of at most 16 tiles (65536 elements) that are not
+  // interleaved take one pass, with decoupled look-back where they hold
+  // more than one tile (4096 elements), instead of three (reduce, carries,
+  // scan). On a CPU device a dispatch and its barrier cost about as much as
+  // scanning 2^15 elements, and the look-back pass reads each tile twice
+  // while it is in cache. GPUs keep the three passes (their contiguous axes
+  // go to the rows kernels).
+  bool chunkLookback;
+  // Status reads a looking invocation spends on a tile that has published
+  // nothing before it reduces that tile itself. Vulkan does not promise the
+  // tile's workgroup progress meanwhile, so the wait must be bounded; a
+  // short one saves the redundant reduction where workgroups do run
+  // concurrently. Any value gives the same bits (0: the tests' way to run
+  // the fallback).
+  uint32_t lookbackPolls;
 };
 
 // `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU).
@@ -39,6 +54,8 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   // needs tens of thousands in flight.
   tuning.chunkTargetInvocations = cpuLike ? 256 : (uint64_t{1} << 16);
   tuning.chunkSmallProblem = uint64_t{1} << 14;
+  tuning.chunkLookback = cpuLike;
+  tuning.lookbackPolls = 256;
   return tuning;
 }
 

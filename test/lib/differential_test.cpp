@@ -114,6 +114,21 @@ TEST_CASE("long axes: multi-level carries in rows and columns") {
   }
 }
 
+TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
+  for (test::Profile profile : test::kAllProfiles) {
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int64}) {
+      // A strided axis whose inner extent (2) is too narrow to interleave.
+      checkAllModes(test::packedDesc(type, {3, 9000, 2}, 1), 31, profile);
+      // Whole 16-tile lines, padded between lines on both sides.
+      CumulativeSummationDesc padded = test::packedDesc(type, {3, 65536}, 1);
+      padded.input.strides = {65536 + 8, 1};
+      padded.output.strides = {65536 + 24, 1};
+      padded.hasExclusiveSum = true;
+      checkAgainstReference(padded, false, 32, profile);
+    }
+  }
+}
+
 TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
   std::mt19937_64 rng(20261122);
   const int cases = 300;

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "descriptors.hpp"
@@ -32,7 +33,7 @@ const DeviceClass kDevices[] = {
 
 bool isScan(Stage stage) {
   return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-         stage == Stage::ChunkScanInterleaved;
+         stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkLookback;
 }
 
 // Invariants every plan must hold, whatever the device.
@@ -99,6 +100,20 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
     } else {
       CHECK(!d.pipeline.reverse);
     }
+    // The look-back pass: one level-3 tile per invocation, at most 16 per
+    // line (the carry is then a serial sum of tile totals), and its status
+    // words, cleared before it, after the 2 x tiles values in its aux.
+    if (d.pipeline.stage == Stage::ChunkLookback) {
+      uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
+      CHECK(p.shape == 3);
+      CHECK(p.chunksPerLine <= 16);
+      CHECK(d.hasAux);
+      CHECK(d.clearByteOffset == d.auxByteOffset + 2 * tiles * accSize);
+      CHECK(d.clearBytes == 4 * tiles);
+      CHECK(d.clearByteOffset + d.clearBytes <= plan.scratchBytes);
+    } else {
+      CHECK(d.clearBytes == 0);
+    }
     if (d.hasAux) {
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
       if (d.pipeline.stage == Stage::ChunkScanInterleaved ||
@@ -141,6 +156,10 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
       {{4096, 4096}, 0},
       {{33, 65537}, 1},
       {{1, 1}, 1},
+      {{40000}, 0},
+      {{5, 6000}, 1},
+      {{3, 20000, 2}, 1},
+      {{16, 65536}, 1},
   };
   for (const DeviceClass& device : kDevices) {
     for (const auto& [sizes, axis] : shapes) {
@@ -183,6 +202,45 @@ TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratc
     Plan plan = planFor(desc, device);
     CHECK(plan.dispatches.size() >= 3);
     CHECK(plan.scratchBytes <= (1u << 24) * 4 / 16 + 1024);
+  }
+}
+
+TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device") {
+  const DeviceClass& lavapipe = kDevices[0];
+  for (uint32_t length : {4097u, 40000u, 65536u}) {
+    CAPTURE(length);
+    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {length}, 0), lavapipe);
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+    uint64_t tiles = (length + 4095) / 4096;
+    CHECK(plan.dispatches[0].params.chunksPerLine == tiles);
+    // Two accumulators and a status word per tile, in 16-byte units.
+    CHECK(plan.scratchBytes == (tiles * 12 + 15) / 16 * 16);
+  }
+  // Strided axes without an inner dimension to interleave take it too.
+  Plan strided = planFor(vkscan::test::packedDesc(DataType::Float32, {3, 20000, 2}, 1), lavapipe);
+  REQUIRE(strided.dispatches.size() == 1);
+  CHECK(strided.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+  CHECK(!strided.dispatches[0].pipeline.vectorLoads);
+  // Few lines of one tile: one pass without look-back, in workgroups of a
+  // subgroup so that they spread over the device's workers.
+  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {16, 4096}, 1), lavapipe);
+  REQUIRE(few.dispatches.size() == 1);
+  CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkScan);
+  CHECK(few.dispatches[0].pipeline.workgroupSize == lavapipe.subgroupSize);
+  CHECK(few.scratchBytes == 0);
+  // Many tiles: the tuned workgroup size.
+  Plan many = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65536}, 1), lavapipe);
+  REQUIRE(many.dispatches.size() == 1);
+  CHECK(many.dispatches[0].pipeline.workgroupSize == 32);
+  // Beyond 16 tiles, interleaved lines and on GPUs: three passes.
+  for (const auto& [sizes, axis, device] :
+       {std::tuple<std::vector<uint32_t>, uint32_t, DeviceClass>{{65537}, 0, lavapipe},
+        {{3, 9000, 16}, 1, lavapipe},
+        {{5, 6000}, 1, kDevices[4]}}) {
+    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, axis), device);
+    CHECK(plan.dispatches.size() >= 3);
+    for (const Dispatch& d : plan.dispatches) CHECK(d.pipeline.stage != Stage::ChunkLookback);
   }
 }
 

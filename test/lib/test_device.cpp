@@ -55,9 +55,14 @@ Device makeDevice(Profile profile) {
   detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
   switch (profile) {
     case Profile::Native:
-    case Profile::Emulated:
     case Profile::EmulatedDeviceAddresses:
+      break;
+    case Profile::Emulated:
     case Profile::DeviceAddresses:
+      // Also: look-back that never waits, so that the tiles other workers
+      // have not published yet are reduced by the looking invocation (the
+      // fallback path, which the default's short wait rarely takes here).
+      tuning.lookbackPolls = 0;
       break;
     case Profile::GpuTuning:
     case Profile::EmulatedGpuTuning:
@@ -69,6 +74,7 @@ Device makeDevice(Profile profile) {
     case Profile::ManyPasses:
       tuning.chunkTargetInvocations = UINT64_MAX;
       tuning.chunkSmallProblem = 0;
+      tuning.chunkLookback = false;
       break;
   }
   return device;

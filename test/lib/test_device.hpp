@@ -21,13 +21,14 @@ enum class Profile {
   ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion
   // Without shaderInt64 and 16-bit storage (DeviceOptions::disableInt64 and
   // disableFloat16): the emulated-int64 and packed-halves variants of the
-  // chunk kernels on storage buffers, then through device addresses, then
-  // the rows kernels'.
+  // chunk kernels on storage buffers (with look-back that never waits, as
+  // DeviceAddresses), then through device addresses, then the rows kernels'.
   Emulated,
   EmulatedDeviceAddresses,
   EmulatedGpuTuning,
   DeviceAddresses,  // lavapipe's tuning without VK_KHR_push_descriptor: chunk kernels
-                    // through device addresses instead of storage buffers
+                    // through device addresses instead of storage buffers, and
+                    // look-back that never waits (its fallback path)
 };
 inline constexpr Profile kAllProfiles[] = {Profile::Native,
                                            Profile::GpuTuning,

@@ -5,7 +5,9 @@
 // as it runs dispatches in order). So this test records operators with the
 // recording calls hooked, works out from each dispatch's push constants the
 // memory it may read and write, and requires a compute-to-compute barrier
-// with the right access masks between every two dispatches that conflict.
+// with the right access masks between every two dispatches that conflict,
+// and transfer-to-compute or compute-to-transfer barriers around the scratch
+// clears (vkCmdFillBuffer) of single-pass plans.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -22,9 +24,16 @@ using namespace vkscan::test;
 
 namespace {
 
+struct Range {
+  uint64_t begin = 0, end = 0;
+  bool overlaps(const Range& o) const { return begin < o.end && o.begin < end; }
+};
+
 struct Event {
   bool dispatch = false;
   detail::ScanParams params{};  // dispatch
+  bool fill = false;
+  Range filled;  // fill: device addresses written
   VkPipelineStageFlags srcStage = 0, dstStage = 0;
   VkAccessFlags srcAccess = 0, dstAccess = 0;  // barrier
 };
@@ -32,6 +41,7 @@ struct Event {
 std::vector<Event> trace;
 detail::ScanParams lastParams{};
 VolkDeviceTable original{};
+VkDevice hookedDevice = VK_NULL_HANDLE;
 
 VKAPI_ATTR void VKAPI_CALL hookPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
                                              VkShaderStageFlags stages, uint32_t offset,
@@ -46,6 +56,19 @@ VKAPI_ATTR void VKAPI_CALL hookDispatch(VkCommandBuffer cb, uint32_t x, uint32_t
   event.params = lastParams;
   trace.push_back(event);
   original.vkCmdDispatch(cb, x, y, z);
+}
+
+VKAPI_ATTR void VKAPI_CALL hookFillBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                          VkDeviceSize size, uint32_t data) {
+  auto info =
+      detail::vkStruct<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+  info.buffer = buffer;
+  uint64_t address = original.vkGetBufferDeviceAddress(hookedDevice, &info) + offset;
+  Event event;
+  event.fill = true;
+  event.filled = {address, address + size};
+  trace.push_back(event);
+  original.vkCmdFillBuffer(cb, buffer, offset, size, data);
 }
 
 VKAPI_ATTR void VKAPI_CALL hookPipelineBarrier(
@@ -63,11 +86,6 @@ VKAPI_ATTR void VKAPI_CALL hookPipelineBarrier(
   original.vkCmdPipelineBarrier(cb, src, dst, flags, memoryCount, memory, bufferCount, buffers,
                                 imageCount, images);
 }
-
-struct Range {
-  uint64_t begin = 0, end = 0;
-  bool overlaps(const Range& o) const { return begin < o.end && o.begin < end; }
-};
 
 // Bytes a dispatch may touch from `address`, over-estimated (8-byte
 // elements, 4 interleaved lanes): more conflicts only demand more barriers.
@@ -88,8 +106,13 @@ struct Access {
   std::vector<Range> reads, writes;
 };
 
-Access accessOf(const detail::ScanParams& p) {
+Access accessOf(const Event& event) {
   Access a;
+  if (event.fill) {
+    a.writes.push_back(event.filled);
+    return a;
+  }
+  const detail::ScanParams& p = event.params;
   a.reads.push_back(reach(p.inAddr, p.inAxisStride, p.inLineStride, p));
   a.writes.push_back(reach(p.outAddr, p.outAxisStride, p.outLineStride, p));
   if (p.auxAddr != 0) {
@@ -109,32 +132,48 @@ bool any(const std::vector<Range>& a, const std::vector<Range>& b) {
   return false;
 }
 
-// Checks the trace; returns the number of conflicting dispatch pairs.
+// Stage and access masks of a command that reads or writes memory.
+VkPipelineStageFlags stageOf(const Event& e) {
+  return e.fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+}
+VkAccessFlags readAccessOf(const Event&) {
+  return VK_ACCESS_SHADER_READ_BIT;
+}
+VkAccessFlags writeAccessOf(const Event& e) {
+  return e.fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT;
+}
+
+// Checks the trace; returns the number of conflicting pairs of commands
+// (dispatches and scratch clears).
 int audit() {
   int conflicts = 0;
   for (size_t i = 0; i < trace.size(); ++i) {
-    if (!trace[i].dispatch) continue;
-    Access first = accessOf(trace[i].params);
+    if (!trace[i].dispatch && !trace[i].fill) continue;
+    Access first = accessOf(trace[i]);
     for (size_t j = i + 1; j < trace.size(); ++j) {
-      if (!trace[j].dispatch) continue;
-      Access second = accessOf(trace[j].params);
+      if (!trace[j].dispatch && !trace[j].fill) continue;
+      Access second = accessOf(trace[j]);
       bool raw = any(first.writes, second.reads);
       bool waw = any(first.writes, second.writes);
       bool war = any(first.reads, second.writes);
       if (!raw && !waw && !war) continue;
       ++conflicts;
       VkAccessFlags wantDst =
-          (raw ? VK_ACCESS_SHADER_READ_BIT : 0) | (waw ? VK_ACCESS_SHADER_WRITE_BIT : 0);
+          (raw ? readAccessOf(trace[j]) : 0) | (waw ? writeAccessOf(trace[j]) : 0);
+      // One barrier from i's stage to j's, or two that chain (the first's
+      // destination stages meet the second's source stages).
       bool ordered = false;
       for (size_t k = i + 1; k < j; ++k) {
-        const Event& b = trace[k];
-        if (b.dispatch || !(b.srcStage & VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) ||
-            !(b.dstStage & VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT)) {
-          continue;
+        const Event& from = trace[k];
+        if (from.dispatch || from.fill || !(from.srcStage & stageOf(trace[i]))) continue;
+        for (size_t l = k; l < j; ++l) {
+          const Event& to = trace[l];
+          if (to.dispatch || to.fill || !(to.dstStage & stageOf(trace[j]))) continue;
+          if (l > k && !(from.dstStage & to.srcStage)) continue;
+          bool memory = !(raw || waw) || ((from.srcAccess & writeAccessOf(trace[i])) &&
+                                          (to.dstAccess & wantDst) == wantDst);
+          ordered = ordered || memory;
         }
-        bool memory = !(raw || waw) || ((b.srcAccess & VK_ACCESS_SHADER_WRITE_BIT) &&
-                                        (b.dstAccess & wantDst) == wantDst);
-        ordered = ordered || memory;
       }
       CAPTURE(i);
       CAPTURE(j);
@@ -151,15 +190,31 @@ int audit() {
   return conflicts;
 }
 
+// Two pieces (four line dimensions that cannot merge), each a single pass
+// with look-back on a CPU device, clearing the same scratch one after the
+// other.
+CumulativeSummationDesc lookbackPieces() {
+  CumulativeSummationDesc desc = packedDesc(DataType::Float32, {2, 2, 2, 2, 5000}, 4);
+  desc.input.strides = {40015, 20007, 10003, 5001, 1};
+  desc.output = desc.input;
+  return desc;
+}
+
 }  // namespace
 
 TEST_CASE("barrier audit: every conflicting pair of passes is separated by a barrier") {
-  Device device(testDeviceOptions());
+  // Device addresses, so that the push constants say where each dispatch
+  // reaches (storage-buffer dispatches carry offsets into their bindings);
+  // recording places the same barriers either way.
+  DeviceOptions options = testDeviceOptions();
+  options.disablePushDescriptor = true;
+  Device device(options);
   Device::Impl& impl = detail::DeviceAccess::impl(device);
   original = impl.vk;
+  hookedDevice = impl.device;
   const detail::Tuning native = impl.tuning;
   const detail::Tuning gpu = detail::tuningFor(false, 32, 1024);
-  int dispatches = 0, conflicts = 0;
+  int dispatches = 0, conflicts = 0, fills = 0;
   for (const detail::Tuning& tuning : {native, gpu}) {
     impl.tuning = tuning;
     for (CumulativeSummationDesc desc :
@@ -167,7 +222,7 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
           packedDesc(DataType::Float16, {3, 200001}, 1, true, AxisDirection::Decreasing),
           packedDesc(DataType::Float64, {70001, 40}, 0),
           packedDesc(DataType::Int32, {9, 9, 9, 9, 9, 70}, 5),
-          packedDesc(DataType::UInt64, {5000, 5000}, 0, true)}) {
+          packedDesc(DataType::UInt64, {5000, 5000}, 0, true), lookbackPieces()}) {
       std::string what = describe(desc);
       CAPTURE(what);
       Operator op = device.createOperator(desc);
@@ -194,12 +249,14 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
         impl.vk.vkCmdPushConstants = hookPushConstants;
         impl.vk.vkCmdDispatch = hookDispatch;
         impl.vk.vkCmdPipelineBarrier = hookPipelineBarrier;
+        impl.vk.vkCmdFillBuffer = hookFillBuffer;
         op.record(cb, in.binding(), inPlace ? in.binding() : out.binding(),
                   op.scratchSize() > 0 ? scratch.binding() : BufferBinding{});
         impl.vk = original;
         CHECK(trace.size() >= op.dispatchCount());
         dispatches += static_cast<int>(op.dispatchCount());
         conflicts += audit();
+        for (const Event& e : trace) fills += e.fill ? 1 : 0;
         // The caller's side of the contract between two records.
         auto barrier = detail::vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
         barrier.srcAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -212,6 +269,8 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
       impl.vk.vkDestroyCommandPool(impl.device, pool, nullptr);
     }
   }
-  MESSAGE("dispatches audited: " << dispatches << ", conflicting pairs ordered: " << conflicts);
+  MESSAGE("dispatches audited: " << dispatches << ", scratch clears: " << fills
+                                 << ", conflicting pairs ordered: " << conflicts);
   CHECK(conflicts > 0);
+  if (native.chunkLookback) CHECK(fills > 0);
 }
