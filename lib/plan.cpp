@@ -240,7 +240,8 @@ class Planner {
     // Lines of up to 16 tiles: one pass, with look-back if there are more
     // tiles than one.
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
-    bool lookback = tuning_.chunkLookback && !interleaved && tiles <= kLookbackMaxTiles;
+    bool lookback = !interleaved && tiles <= kLookbackMaxTiles &&
+                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
     if (lookback && tiles > 1) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
@@ -322,7 +323,11 @@ class Planner {
     plan_.scratchBytes = std::max(
         plan_.scratchBytes, scratchBase + alignUp(valueBytes + statusBytes, kScratchAlignment));
     Dispatch d = makeDispatch(Stage::ChunkLookback, p, in, inOffset, out, outOffset);
-    uint32_t workgroup = spreadWorkgroup(slots);
+    // A subgroup per workgroup. With 32-invocation workgroups (4 subgroups)
+    // lavapipe left the outputs of later subgroups unwritten wherever tiles
+    // looked back at tiles of their own workgroup (not understood).
+    uint32_t workgroup =
+        std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
     d.pipeline.workgroupSize = workgroup;
     setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
     d.pipeline.partialNodes = p.axisLen % kNode != 0;

@@ -26,14 +26,16 @@ struct Tuning {
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.
   uint64_t chunkSmallProblem;
-  // Chunk kernels: lines of at most 16 tiles (65536 elements) that are not
-  // interleaved take one pass, with decoupled look-back where they hold
-  // more than one tile (4096 elements), instead of three (reduce, carries,
-  // scan). On a CPU device a dispatch and its barrier cost about as much as
-  // scanning 2^15 elements, and the look-back pass reads each tile twice
-  // while it is in cache. GPUs keep the three passes (their contiguous axes
-  // go to the rows kernels).
-  bool chunkLookback;
+  // Chunk kernels: problems of at most this many elements whose lines hold
+  // at most 16 tiles (65536 elements) and are not interleaved take one
+  // pass, with decoupled look-back where lines hold more than one tile (4096
+  // elements), instead of three (reduce, carries, scan): on a CPU device a
+  // dispatch and its barrier cost about as much as scanning 2^15 elements.
+  // Larger problems amortise them, and there the three passes' large
+  // workgroups win (the look-back pass runs a subgroup per workgroup;
+  // measured on lavapipe: ahead up to 2^18 elements, behind from 2^20).
+  // 0 on GPUs, whose contiguous axes go to the rows kernels.
+  uint64_t chunkLookbackMaxElements;
   // Status reads a looking invocation spends on a tile that has published
   // nothing before it reduces that tile itself. Vulkan does not promise the
   // tile's workgroup progress meanwhile, so the wait must be bounded; a
@@ -54,7 +56,7 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   // needs tens of thousands in flight.
   tuning.chunkTargetInvocations = cpuLike ? 256 : (uint64_t{1} << 16);
   tuning.chunkSmallProblem = uint64_t{1} << 14;
-  tuning.chunkLookback = cpuLike;
+  tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 18 : 0;
   tuning.lookbackPolls = 256;
   return tuning;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "descriptors.hpp"
+#include "device_impl.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
 
@@ -126,6 +127,21 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
       padded.hasExclusiveSum = true;
       checkAgainstReference(padded, false, 32, profile);
     }
+  }
+}
+
+// Regression: with 32-invocation workgroups, tiles looking back at tiles of
+// their own workgroup left outputs unwritten on lavapipe; the pass now runs
+// a subgroup per workgroup. Above the default size limit here, so that a
+// line's 16 tiles fill several workgroups.
+TEST_CASE("single pass with look-back: many tiles, beyond the default size limit") {
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    detail::Tuning& tuning = detail::DeviceAccess::impl(test::testDevice(profile)).tuning;
+    const detail::Tuning saved = tuning;
+    tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
+    checkAllModes(test::packedDesc(DataType::Float32, {16, 65536}, 1), 36, profile);
+    checkAgainstReference(test::packedDesc(DataType::Int32, {300, 8192}, 1), false, 37, profile);
+    tuning = saved;
   }
 }
 

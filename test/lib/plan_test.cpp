@@ -229,13 +229,18 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkScan);
   CHECK(few.dispatches[0].pipeline.workgroupSize == lavapipe.subgroupSize);
   CHECK(few.scratchBytes == 0);
-  // Many tiles: the tuned workgroup size.
-  Plan many = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65536}, 1), lavapipe);
-  REQUIRE(many.dispatches.size() == 1);
-  CHECK(many.dispatches[0].pipeline.workgroupSize == 32);
-  // Beyond 16 tiles, interleaved lines and on GPUs: three passes.
+  // The look-back pass runs a subgroup per workgroup (see plan.cpp).
+  for (const DeviceClass& device : {kDevices[0], kDevices[1], kDevices[2]}) {
+    Plan many = planFor(vkscan::test::packedDesc(DataType::Float32, {32, 8192}, 1), device);
+    REQUIRE(many.dispatches.size() == 1);
+    CHECK(many.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+    CHECK(many.dispatches[0].pipeline.workgroupSize == std::max(1u, device.subgroupSize));
+  }
+  // Beyond 16 tiles, beyond 2^18 elements, interleaved lines and on GPUs:
+  // three passes.
   for (const auto& [sizes, axis, device] :
        {std::tuple<std::vector<uint32_t>, uint32_t, DeviceClass>{{65537}, 0, lavapipe},
+        {{16, 65536}, 1, lavapipe},
         {{3, 9000, 16}, 1, lavapipe},
         {{5, 6000}, 1, kDevices[4]}}) {
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, axis), device);

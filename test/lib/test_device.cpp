@@ -74,7 +74,7 @@ Device makeDevice(Profile profile) {
     case Profile::ManyPasses:
       tuning.chunkTargetInvocations = UINT64_MAX;
       tuning.chunkSmallProblem = 0;
-      tuning.chunkLookback = false;
+      tuning.chunkLookbackMaxElements = 0;
       break;
   }
   return device;

@@ -272,5 +272,5 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
   MESSAGE("dispatches audited: " << dispatches << ", scratch clears: " << fills
                                  << ", conflicting pairs ordered: " << conflicts);
   CHECK(conflicts > 0);
-  if (native.chunkLookback) CHECK(fills > 0);
+  if (native.chunkLookbackMaxElements > 0) CHECK(fills > 0);
 }
