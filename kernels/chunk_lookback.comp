@@ -14,7 +14,9 @@
 // Vulkan does not promise that an earlier workgroup makes progress while a
 // later one waits, so waiting is bounded (kPolls): a tile that has still
 // published nothing is reduced by the looking invocation itself, the same
-// canonical sums, so the same bits. No barriers and no shared memory.
+// canonical sums, so the same bits. No execution barriers and no shared
+// memory; the host still runs one subgroup per workgroup, as llvmpipe turns
+// memoryBarrierBuffer() into an execution barrier (lib/plan.cpp).
 //
 // In place, a tile's outputs overwrite the inputs a looking invocation may
 // be reducing. A tile publishes its total before it writes anything, so

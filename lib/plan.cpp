@@ -323,9 +323,11 @@ class Planner {
     plan_.scratchBytes = std::max(
         plan_.scratchBytes, scratchBase + alignUp(valueBytes + statusBytes, kScratchAlignment));
     Dispatch d = makeDispatch(Stage::ChunkLookback, p, in, inOffset, out, outOffset);
-    // A subgroup per workgroup. With 32-invocation workgroups (4 subgroups)
-    // lavapipe left the outputs of later subgroups unwritten wherever tiles
-    // looked back at tiles of their own workgroup (not understood).
+    // A subgroup per workgroup: llvmpipe (Mesa 22.3) runs the kernel's
+    // memoryBarrierBuffer() as a workgroup execution barrier, and in a
+    // workgroup of several subgroups, which reach different numbers of them
+    // (the look-back is data-dependent), later subgroups stopped without
+    // writing their outputs.
     uint32_t workgroup =
         std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
     d.pipeline.workgroupSize = workgroup;
