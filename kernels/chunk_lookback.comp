@@ -147,5 +147,8 @@ void main() {
     storeValue(inclusiveIndex(slot), inclusive);
     publish(slot, STATUS_INCLUSIVE);
   }
+  // In place, the published status must be visible before any output
+  // overwrites an input that a looking invocation may reduce.
+  memoryBarrierBuffer();
   scanChunk(own, carry);
 }
