@@ -240,9 +240,9 @@ class Planner {
     // Lines of up to 16 tiles: one pass, with look-back if there are more
     // tiles than one.
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
-    bool lookback = !interleaved && tiles <= kLookbackMaxTiles &&
-                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
-    if (lookback && tiles > 1) {
+    bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
+                   lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
+    if (onePass && tiles > 1) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
     }
@@ -251,7 +251,7 @@ class Planner {
     uint32_t levels = 3;
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
     if (p.axisLen <= (uint64_t{1} << 12) &&
-        (lookback || small || invocationsPerChunk >= tuning_.chunkTargetInvocations)) {
+        (onePass || small || invocationsPerChunk >= tuning_.chunkTargetInvocations)) {
       levels = 1;
       while ((uint64_t{1} << (4 * levels)) < p.axisLen) ++levels;
     } else {
@@ -262,7 +262,7 @@ class Planner {
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
     uint32_t workgroup =
-        lookback ? spreadWorkgroup(invocationsPerChunk) : tuning_.chunkWorkgroupSize;
+        onePass ? spreadWorkgroup(invocationsPerChunk) : tuning_.chunkWorkgroupSize;
     uint64_t groups = ceilDiv(invocationsPerChunk * chunks, workgroup);
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
@@ -310,6 +310,10 @@ class Planner {
   // pays per workgroup, which makes small ones slow on large problems).
   uint32_t spreadWorkgroup(uint64_t invocations) const {
     if (invocations >= tuning_.chunkTargetInvocations) return tuning_.chunkWorkgroupSize;
+    return subgroupWorkgroup();
+  }
+
+  uint32_t subgroupWorkgroup() const {
     return std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
   }
 
@@ -328,8 +332,7 @@ class Planner {
     // workgroup of several subgroups, which reach different numbers of them
     // (the look-back is data-dependent), later subgroups stopped without
     // writing their outputs.
-    uint32_t workgroup =
-        std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
+    uint32_t workgroup = subgroupWorkgroup();
     d.pipeline.workgroupSize = workgroup;
     setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
     d.pipeline.partialNodes = p.axisLen % kNode != 0;
