@@ -38,11 +38,12 @@
 // Status reads spent waiting for one earlier tile before reducing it here.
 layout(constant_id = 9) const uint kPolls = 256u;
 
+uint tileSlots() { return p.lineCount * p.chunksPerLine; }
+
 #ifdef VKSCAN_SSBO
 layout(set = 0, binding = 2, std430) coherent buffer LookbackValues { ACC_T lookbackValues[]; };
 layout(set = 0, binding = 2, std430) coherent buffer LookbackWords { uint lookbackWords[]; };
 
-uint tileSlots() { return p.lineCount * p.chunksPerLine; }
 uint valueIndex(uint index) { return uint(int(p.auxAddr.x)) + index; }
 uint statusIndex(uint slot) {
   return (uint(int(p.auxAddr.x)) + 2u * tileSlots()) * (VKSCAN_ACC_SIZE / 4u) + slot;
@@ -61,7 +62,6 @@ layout(buffer_reference, scalar, buffer_reference_align = 4) coherent buffer Coh
   uint v;
 };
 
-uint tileSlots() { return p.lineCount * p.chunksPerLine; }
 ADDR_T valueAddress(uint index) {
   return addressOffset(p.auxAddr, OFFSET_T(index) * OFFSET_T(VKSCAN_ACC_SIZE));
 }
@@ -130,12 +130,13 @@ void main() {
   precise ACC_T carry = kIdentity;
   for (uint k = tile; k > 0u;) {
     --k;
-    uint status = readStatus(slot - (tile - k));
+    uint earlier = slot - (tile - k);
+    uint status = readStatus(earlier);
     for (uint poll = 0u; status == STATUS_EMPTY && poll < kPolls; ++poll) {
-      status = readStatus(slot - (tile - k));
+      status = readStatus(earlier);
     }
     if (status == STATUS_INCLUSIVE) {
-      carry = loadValue(inclusiveIndex(slot - (tile - k)));
+      carry = loadValue(inclusiveIndex(earlier));
       first = k + 1u;
       break;
     }

@@ -19,7 +19,7 @@ enum class Stage : uint8_t {
   ChunkScan,
   ChunkReduceInterleaved,
   ChunkScanInterleaved,
-  // One pass: a workgroup per tile of 16 chunks, carries by decoupled
+  // One pass: an invocation per 4096-element tile, carries by decoupled
   // look-back (kernels/chunk_lookback.comp).
   ChunkLookback,
 };
