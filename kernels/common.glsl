@@ -107,17 +107,19 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define ACC_IS_FLOAT 1
 #elif defined(VKSCAN_TYPE_F16)
 // Halves are converted on load and store by the integer code below and never
-// held in variables, so FLOAT16 needs no shaderFloat16. With 16-bit storage
-// they are loaded as uint16_t bits; without it (VKSCAN_F16_PACKED) as the
-// 32-bit words that hold them.
+// held in variables, so FLOAT16 needs no shaderFloat16. Lone halves are
+// loaded as uint16_t bits with 16-bit storage, and without it
+// (VKSCAN_F16_PACKED) as the 32-bit word that holds them. Vectors of four
+// are always the two words that hold them: lavapipe accesses each vector
+// component on its own, so u16vec4 would cost twice the accesses per element
+// (measured on 1-D 2^24: 0.31 of the copy roof with u16vec4, 0.40 with uvec2).
 #ifdef VKSCAN_F16_PACKED
 #define DATA_T uint
-#define VEC_T uvec2
 #else
 #extension GL_EXT_shader_16bit_storage : require
 #define DATA_T uint16_t
-#define VEC_T u16vec4
 #endif
+#define VEC_T uvec2
 #define ACC_T float
 #define VEC_N 4
 #define ACC_IS_FLOAT 1
@@ -293,10 +295,7 @@ uint halfBitsFromFloat(float value) {
 #endif
 
 // Conversions between stored data and accumulators.
-#if defined(VKSCAN_TYPE_F16) && defined(VKSCAN_F16_PACKED)
-ACC_T halfOfWord(uint word, uint element) {
-  return floatFromHalfBits((word >> ((element & 1u) * 16u)) & 0xFFFFu);
-}
+#if defined(VKSCAN_TYPE_F16)
 ACC_VEC_T accFromVec(VEC_T words) {
   return vec4(floatFromHalfBits(words.x & 0xFFFFu), floatFromHalfBits(words.x >> 16),
               floatFromHalfBits(words.y & 0xFFFFu), floatFromHalfBits(words.y >> 16));
@@ -305,21 +304,16 @@ VEC_T vecFromAcc(ACC_VEC_T value) {
   return uvec2(halfBitsFromFloat(value.x) | (halfBitsFromFloat(value.y) << 16),
                halfBitsFromFloat(value.z) | (halfBitsFromFloat(value.w) << 16));
 }
-#elif defined(VKSCAN_TYPE_F16)
+#ifdef VKSCAN_F16_PACKED
+ACC_T halfOfWord(uint word, uint element) {
+  return floatFromHalfBits((word >> ((element & 1u) * 16u)) & 0xFFFFu);
+}
+#else
 // Macros: 16-bit types may not be function parameters or results without
 // 16-bit arithmetic.
-vec4 accFromHalves(uvec4 h) {
-  return vec4(floatFromHalfBits(h.x), floatFromHalfBits(h.y), floatFromHalfBits(h.z),
-              floatFromHalfBits(h.w));
-}
-uvec4 halvesFromAcc(vec4 value) {
-  return uvec4(halfBitsFromFloat(value.x), halfBitsFromFloat(value.y),
-               halfBitsFromFloat(value.z), halfBitsFromFloat(value.w));
-}
 #define accFromData(h) floatFromHalfBits(uint(h))
 #define dataFromAcc(value) uint16_t(halfBitsFromFloat(value))
-#define accFromVec(v) accFromHalves(uvec4(v))
-#define vecFromAcc(value) u16vec4(halvesFromAcc(value))
+#endif
 #else
 ACC_T accFromData(DATA_T x) { return ACC_T(x); }
 DATA_T dataFromAcc(ACC_T value) { return DATA_T(value); }
