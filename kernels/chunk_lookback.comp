@@ -7,91 +7,122 @@
 // by line, so that neighbouring invocations (and a device's workers, which
 // take blocks of workgroups) mostly depend on each other, not on others.
 //
-// Each invocation reduces its tile and publishes the total (AGGREGATE; the
-// first tile of a line, knowing its carry, at once INCLUSIVE: carry + total),
-// looks back from the nearest earlier tile to the first INCLUSIVE one, adds
-// the totals after it in order, publishes its own INCLUSIVE value and scans.
-// Vulkan does not promise that an earlier workgroup makes progress while a
-// later one waits, so waiting is bounded (kPolls): a tile that has still
-// published nothing is reduced by the looking invocation itself, the same
-// canonical sums, so the same bits. No execution barriers and no shared
-// memory; the host still runs one subgroup per workgroup, as llvmpipe turns
-// memoryBarrierBuffer() into an execution barrier (lib/plan.cpp).
+// Each invocation reduces its tile and publishes the total (the first tile
+// of a line, knowing its carry, also its inclusive value: carry + total),
+// looks back from the nearest earlier tile to the first one whose inclusive
+// value is published, adds the totals after it in order, publishes its own
+// inclusive value and scans. Vulkan does not promise that an earlier
+// workgroup makes progress while a later one waits, so waiting is bounded
+// (kPolls): a tile that has still published nothing is reduced by the
+// looking invocation itself, the same canonical sums, so the same bits. No
+// execution barriers and no shared memory.
 //
-// In place, a tile's outputs overwrite the inputs a looking invocation may
-// be reducing. A tile publishes its total before it writes anything, so
-// after reducing a tile the looking invocation reads its status again, and
-// if the tile has published meanwhile takes the published total instead.
+// A published value is its own status: the host fills the value words with
+// kUnpublished before the dispatch, and each word is written once, by one
+// atomic exchange, so a word read atomically is either that pattern or
+// final, and no memory barrier has to order values against flags (llvmpipe
+// runs memoryBarrierBuffer() as a workgroup execution barrier, which cost
+// this pass 10-15 %). A value whose word happens to equal kUnpublished just
+// reads as silent: the looking invocation then reduces that tile itself and
+// gets the same bits.
 //
-// Aux (scratch) for W = lineCount * chunksPerLine tiles: W totals, W
-// inclusive values (accumulators), then W status words, which the host
-// zeroes (EMPTY) before the dispatch.
+// In place (kInPlace), a tile's outputs overwrite the inputs a looking
+// invocation may be reducing. A tile publishes its total before it writes
+// anything, and a memory barrier orders the two; after reducing a silent
+// tile the looking invocation passes a barrier and reads the total again,
+// and if the tile has published meanwhile takes the published total. Those
+// barriers exist only in the in-place pipeline, which runs one subgroup per
+// workgroup (lib/plan.cpp).
+//
+// Aux (scratch) for W = lineCount * chunksPerLine tiles: W totals, then W
+// inclusive values, accumulators of one or two 32-bit words.
 #include "common.glsl"
 #include "chunk.glsl"
 
 #define TILE_LEVELS 3u
 
-#define STATUS_EMPTY 0u
-#define STATUS_AGGREGATE 1u
-#define STATUS_INCLUSIVE 2u
-
 // Status reads spent waiting for one earlier tile before reducing it here.
 layout(constant_id = 9) const uint kPolls = 256u;
+// The output is bound to the input (see above).
+layout(constant_id = 10) const bool kInPlace = false;
+
+// Matches kLookbackUnpublished in lib/plan.hpp. A signalling NaN, which no
+// FP32 addition returns, and an unlikely integer.
+const uint kUnpublished = 0x7FBADBADu;
+
+#if VKSCAN_ACC_SIZE == 4
+#define ACC_WORDS 1u
+#else
+#define ACC_WORDS 2u
+#endif
+
+uvec2 wordsOf(ACC_T value) {
+#if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
+  return uvec2(floatBitsToUint(value), 0u);
+#elif defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+  return uvec2(uint(value), 0u);
+#elif defined(VKSCAN_TYPE_F64)
+  return unpackDouble2x32(value);
+#elif defined(EMULATED_INT64)
+  return value;
+#else
+  return uvec2(uint(value), uint(value >> 32));
+#endif
+}
+
+ACC_T accOfWords(uvec2 words) {
+#if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
+  return uintBitsToFloat(words.x);
+#elif defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+  return ACC_T(words.x);
+#elif defined(VKSCAN_TYPE_F64)
+  return packDouble2x32(words);
+#elif defined(EMULATED_INT64)
+  return words;
+#else
+  return ACC_T(uint64_t(words.x) | (uint64_t(words.y) << 32));
+#endif
+}
 
 uint tileSlots() { return p.lineCount * p.chunksPerLine; }
 
 #ifdef VKSCAN_SSBO
-layout(set = 0, binding = 2, std430) coherent buffer LookbackValues { ACC_T lookbackValues[]; };
 layout(set = 0, binding = 2, std430) coherent buffer LookbackWords { uint lookbackWords[]; };
 
-uint valueIndex(uint index) { return uint(int(p.auxAddr.x)) + index; }
-uint statusIndex(uint slot) {
-  return (uint(int(p.auxAddr.x)) + 2u * tileSlots()) * (VKSCAN_ACC_SIZE / 4u) + slot;
+uint loadWord(uint word) {
+  return atomicOr(lookbackWords[uint(int(p.auxAddr.x)) * ACC_WORDS + word], 0u);
 }
-
-ACC_T loadValue(uint index) { return lookbackValues[valueIndex(index)]; }
-void storeValue(uint index, ACC_T value) { lookbackValues[valueIndex(index)] = value; }
-uint loadStatus(uint slot) { return atomicOr(lookbackWords[statusIndex(slot)], 0u); }
-void storeStatus(uint slot, uint status) { atomicExchange(lookbackWords[statusIndex(slot)], status); }
+void storeWord(uint word, uint value) {
+  atomicExchange(lookbackWords[uint(int(p.auxAddr.x)) * ACC_WORDS + word], value);
+}
 #else
-layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) coherent buffer
-    CoherentAccRef {
-  ACC_T v;
-};
 layout(buffer_reference, scalar, buffer_reference_align = 4) coherent buffer CoherentWordRef {
   uint v;
 };
 
-ADDR_T valueAddress(uint index) {
-  return addressOffset(p.auxAddr, OFFSET_T(index) * OFFSET_T(VKSCAN_ACC_SIZE));
+CoherentWordRef wordRef(uint word) {
+  return CoherentWordRef(addressOffset(p.auxAddr, OFFSET_T(word) * 4));
 }
-ADDR_T statusAddress(uint slot) {
-  return addressOffset(p.auxAddr, OFFSET_T(2u * tileSlots()) * OFFSET_T(VKSCAN_ACC_SIZE) +
-                                      OFFSET_T(slot) * 4);
-}
-
-ACC_T loadValue(uint index) { return CoherentAccRef(valueAddress(index)).v; }
-void storeValue(uint index, ACC_T value) { CoherentAccRef(valueAddress(index)).v = value; }
-uint loadStatus(uint slot) { return atomicOr(CoherentWordRef(statusAddress(slot)).v, 0u); }
-void storeStatus(uint slot, uint status) {
-  atomicExchange(CoherentWordRef(statusAddress(slot)).v, status);
-}
+uint loadWord(uint word) { return atomicOr(wordRef(word).v, 0u); }
+void storeWord(uint word, uint value) { atomicExchange(wordRef(word).v, value); }
 #endif
 
-// Totals at [0, W), inclusive values at [W, 2W). Values are made visible
-// before the status that announces them, and read only after it.
+// Totals at [0, W), inclusive values at [W, 2W).
 uint totalIndex(uint slot) { return slot; }
 uint inclusiveIndex(uint slot) { return tileSlots() + slot; }
 
-void publish(uint slot, uint status) {
-  memoryBarrierBuffer();
-  storeStatus(slot, status);
+void publish(uint index, ACC_T value) {
+  uvec2 words = wordsOf(value);
+  storeWord(index * ACC_WORDS, words.x);
+  if (ACC_WORDS == 2u) storeWord(index * ACC_WORDS + 1u, words.y);
 }
 
-uint readStatus(uint slot) {
-  uint status = loadStatus(slot);
-  memoryBarrierBuffer();
-  return status;
+// Whether the value at `index` is published, and if so the value.
+bool readPublished(uint index, out ACC_T value) {
+  uvec2 words = uvec2(loadWord(index * ACC_WORDS), 0u);
+  if (ACC_WORDS == 2u) words.y = loadWord(index * ACC_WORDS + 1u);
+  value = accOfWords(words);
+  return words.x != kUnpublished && (ACC_WORDS == 1u || words.y != kUnpublished);
 }
 
 ChunkTask tileTask(uint line, uint tile) {
@@ -108,9 +139,12 @@ ChunkTask tileTask(uint line, uint tile) {
 
 // The total of an earlier tile: published, or else reduced here.
 ACC_T earlierTotal(uint line, uint tile, uint slot) {
-  if (readStatus(slot) != STATUS_EMPTY) return loadValue(totalIndex(slot));
-  ACC_T total = reduceChunk(tileTask(line, tile));
-  if (readStatus(slot) != STATUS_EMPTY) total = loadValue(totalIndex(slot));
+  ACC_T total;
+  if (readPublished(totalIndex(slot), total)) return total;
+  total = reduceChunk(tileTask(line, tile));
+  if (kInPlace) memoryBarrierBuffer();
+  ACC_T published;
+  if (readPublished(totalIndex(slot), published)) total = published;
   return total;
 }
 
@@ -121,22 +155,25 @@ void main() {
   uint tile = slot - line * p.chunksPerLine;
   ChunkTask own = tileTask(line, tile);
   ACC_T total = reduceChunk(own);
-  storeValue(totalIndex(slot), total);
-  if (tile == 0u) storeValue(inclusiveIndex(slot), total);
-  publish(slot, tile == 0u ? STATUS_INCLUSIVE : STATUS_AGGREGATE);
+  publish(totalIndex(slot), total);
+  if (tile == 0u) publish(inclusiveIndex(slot), total);
 
-  // Back to the nearest INCLUSIVE tile, waiting a little for silent ones.
+  // Back to the nearest tile with a published inclusive value, waiting a
+  // little for silent ones.
   uint first = 0u;  // first tile whose total follows `carry`
   precise ACC_T carry = kIdentity;
   for (uint k = tile; k > 0u;) {
     --k;
     uint earlier = slot - (tile - k);
-    uint status = readStatus(earlier);
-    for (uint poll = 0u; status == STATUS_EMPTY && poll < kPolls; ++poll) {
-      status = readStatus(earlier);
+    ACC_T value;
+    bool inclusive = readPublished(inclusiveIndex(earlier), value);
+    bool heard = inclusive || readPublished(totalIndex(earlier), value);
+    for (uint poll = 0u; !heard && poll < kPolls; ++poll) {
+      inclusive = readPublished(inclusiveIndex(earlier), value);
+      heard = inclusive || readPublished(totalIndex(earlier), value);
     }
-    if (status == STATUS_INCLUSIVE) {
-      carry = loadValue(inclusiveIndex(earlier));
+    if (inclusive) {
+      carry = value;
       first = k + 1u;
       break;
     }
@@ -145,11 +182,10 @@ void main() {
 
   if (tile > 0u) {
     precise ACC_T inclusive = ADD(carry, total);
-    storeValue(inclusiveIndex(slot), inclusive);
-    publish(slot, STATUS_INCLUSIVE);
+    publish(inclusiveIndex(slot), inclusive);
   }
-  // In place, the published status must be visible before any output
+  // In place, the published total must be visible before any output
   // overwrites an input that a looking invocation may reduce.
-  memoryBarrierBuffer();
+  if (kInPlace) memoryBarrierBuffer();
   scanChunk(own, carry);
 }

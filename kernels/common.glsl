@@ -24,7 +24,7 @@
 //   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl),
 //   8: full nodes (bool; chunk stages: the axis may hold a full node; false
 //      promises it is shorter than NODE),
-//   9: look-back polls (chunk_lookback.comp).
+//   9: look-back polls, 10: in place (bool) (chunk_lookback.comp).
 // They make choices that could be runtime tests compile-time ones because
 // llvmpipe runs every path of a kernel under masks, taken or not, uniform
 // branches included: an untaken path costs about what a taken one does, and

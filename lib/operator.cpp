@@ -68,8 +68,14 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   op->desc = desc;
   op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
   std::vector<detail::PipelineKey> keys;
-  for (const detail::Dispatch& dispatch : op->plan.dispatches) keys.push_back(dispatch.pipeline);
+  std::vector<detail::PipelineKey> inPlaceKeys;
+  for (const detail::Dispatch& dispatch : op->plan.dispatches) {
+    keys.push_back(dispatch.pipeline);
+    inPlaceKeys.push_back(dispatch.pipeline);
+    if (dispatch.pipeline.stage == detail::Stage::ChunkLookback) inPlaceKeys.back().inPlace = true;
+  }
   op->pipelines = impl_->pipelines->get(keys);
+  op->inPlacePipelines = inPlaceKeys == keys ? op->pipelines : impl_->pipelines->get(inPlaceKeys);
   return Operator(std::move(op));
 }
 
@@ -121,8 +127,8 @@ void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
   bindings.scratch = {addressOf(device, scratch), scratch, op.plan.scratchBytes};
   bindings.storageBufferAlignment =
       std::max<uint64_t>(device.capabilities.minStorageBufferOffsetAlignment, 1);
-  detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan, op.pipelines,
-                     bindings);
+  detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan,
+                     inPlace ? op.inPlacePipelines : op.pipelines, bindings);
 }
 
 }  // namespace vkscan

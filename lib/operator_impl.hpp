@@ -13,6 +13,9 @@ struct Operator::Impl {
   CumulativeSummationDesc desc;
   detail::Plan plan;
   std::vector<VkPipeline> pipelines;  // one per plan dispatch
+  // For an output bound to the input: the same, with the look-back's
+  // in-place pipelines (PipelineKey::inPlace).
+  std::vector<VkPipeline> inPlacePipelines;
 };
 
 }  // namespace vkscan

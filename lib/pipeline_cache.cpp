@@ -18,9 +18,10 @@ struct SpecializationData {
   uint32_t laneVectors;
   VkBool32 fullNodes;
   uint32_t lookbackPolls;
+  VkBool32 inPlace;
 };
 
-const std::array<VkSpecializationMapEntry, 10> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 11> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -31,6 +32,7 @@ const std::array<VkSpecializationMapEntry, 10> kSpecializationEntries = {{
     {7, offsetof(SpecializationData, laneVectors), sizeof(uint32_t)},
     {8, offsetof(SpecializationData, fullNodes), sizeof(VkBool32)},
     {9, offsetof(SpecializationData, lookbackPolls), sizeof(uint32_t)},
+    {10, offsetof(SpecializationData, inPlace), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -87,7 +89,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
                    vkBool(missing[i].chunked),      missing[i].laneVectors,
-                   vkBool(missing[i].fullNodes),    missing[i].lookbackPolls};
+                   vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
+                   vkBool(missing[i].inPlace)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

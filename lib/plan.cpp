@@ -323,15 +323,14 @@ class Planner {
                     uint64_t outOffset, uint64_t scratchBase, uint64_t tiles) {
     uint64_t slots = p.lineCount() * tiles;
     uint64_t valueBytes = 2 * slots * dataTypeSize(accumulationType(p.type));
-    uint64_t statusBytes = 4 * slots;
-    plan_.scratchBytes = std::max(
-        plan_.scratchBytes, scratchBase + alignUp(valueBytes + statusBytes, kScratchAlignment));
+    plan_.scratchBytes =
+        std::max(plan_.scratchBytes, scratchBase + alignUp(valueBytes, kScratchAlignment));
     Dispatch d = makeDispatch(Stage::ChunkLookback, p, in, inOffset, out, outOffset);
-    // A subgroup per workgroup: llvmpipe (Mesa 22.3) runs the kernel's
-    // memoryBarrierBuffer() as a workgroup execution barrier, and in a
-    // workgroup of several subgroups, which reach different numbers of them
-    // (the look-back is data-dependent), later subgroups stopped without
-    // writing their outputs.
+    // A subgroup per workgroup: llvmpipe (Mesa 22.3) runs the in-place
+    // pipeline's memoryBarrierBuffer() as a workgroup execution barrier, and
+    // in a workgroup of several subgroups, which reach different numbers of
+    // them (the look-back is data-dependent), later subgroups stopped
+    // without writing their outputs.
     uint32_t workgroup = subgroupWorkgroup();
     d.pipeline.workgroupSize = workgroup;
     setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
@@ -340,8 +339,9 @@ class Planner {
     d.params.chunksPerLine = static_cast<uint32_t>(tiles);
     setAux(d, scratchBase);
     d.pipeline.lookbackPolls = tuning_.lookbackPolls;
-    d.clearByteOffset = scratchBase + valueBytes;
-    d.clearBytes = statusBytes;
+    d.clearByteOffset = scratchBase;
+    d.clearBytes = valueBytes;
+    d.clearWord = kLookbackUnpublished;
     emit(d, ceilDiv(slots, workgroup));
   }
 
@@ -450,7 +450,7 @@ namespace {
 
 auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.partialNodes,
-                  k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls,
+                  k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls, k.inPlace,
                   k.workgroupSize, k.storageBuffers);
 }
 

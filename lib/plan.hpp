@@ -26,6 +26,10 @@ enum class Stage : uint8_t {
 
 const char* stageName(Stage stage) noexcept;
 
+// The 32-bit pattern of a look-back value not yet published
+// (kernels/chunk_lookback.comp kUnpublished).
+inline constexpr uint32_t kLookbackUnpublished = 0x7FBADBADu;
+
 enum class BufferRole : uint8_t { None, Input, Output, Scratch };
 
 // Everything that selects a pipeline. Two dispatches with equal keys share
@@ -55,6 +59,10 @@ struct PipelineKey {
   // Look-back stage: status reads spent waiting for a silent earlier tile
   // before reducing it in the looking invocation (Tuning::lookbackPolls).
   uint32_t lookbackPolls = 0;
+  // Look-back stage: the output is bound to the input, so a tile orders its
+  // published total before its outputs (memory barriers). Chosen at record
+  // time, when the bindings are known (Operator keeps both pipelines).
+  bool inPlace = false;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.
@@ -73,10 +81,12 @@ struct Dispatch {
   uint64_t outByteOffset = 0;
   bool hasAux = false;
   uint64_t auxByteOffset = 0;  // into scratch
-  // Scratch bytes zeroed (vkCmdFillBuffer) before the dispatch: the
-  // look-back's status words. A multiple of 4, at a multiple of 4.
+  // Scratch bytes filled with clearWord (vkCmdFillBuffer) before the
+  // dispatch: the look-back's values, which read as unpublished until
+  // written. A multiple of 4, at a multiple of 4.
   uint64_t clearByteOffset = 0;
   uint64_t clearBytes = 0;
+  uint32_t clearWord = 0;
   ScanParams params{};  // addresses zero here
   uint32_t groupsX = 0;
   uint32_t groupsY = 0;

@@ -93,13 +93,13 @@ void barrierBetweenPasses(const VolkDeviceTable& vk, VkCommandBuffer commandBuff
                           &barrier, 0, nullptr, 0, nullptr);
 }
 
-// Zeroes the dispatch's clear range of scratch and makes the zeros visible
-// to the dispatch.
+// Fills the dispatch's clear range of scratch with its clear word and makes
+// the fill visible to the dispatch.
 void clearScratch(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
                   const Dispatch& dispatch, const ResolvedBindings& bindings) {
   const BufferBinding& scratch = bindings.scratch.binding;
   vk.vkCmdFillBuffer(commandBuffer, scratch.buffer, scratch.offset + dispatch.clearByteOffset,
-                     dispatch.clearBytes, 0);
+                     dispatch.clearBytes, dispatch.clearWord);
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;

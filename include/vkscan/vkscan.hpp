@@ -303,7 +303,7 @@ struct ExternalDevice {
 // A buffer range bound to an operator. The buffer must have been created with
 // VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
 // (the scratch buffer also with VK_BUFFER_USAGE_TRANSFER_DST_BIT: single-pass
-// plans clear a few words of it with vkCmdFillBuffer) and bound to memory
+// plans fill a few words of it with vkCmdFillBuffer) and bound to memory
 // allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
 // offset must be a multiple of 16 bytes (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT).
 // size is the bytes available from offset (VK_WHOLE_SIZE is not accepted:
@@ -420,7 +420,7 @@ class VKSCAN_API Operator {
   //     orders earlier reads of output and scratch before this work.
   //   inside: vkscan inserts the compute->compute barriers between its own
   //     dispatches (scratch and output hazards); a single-pass plan (at most
-  //     65536 elements per line on CPU devices) first zeroes a few words of
+  //     65536 elements per line on CPU devices) first fills a few words of
   //     scratch with vkCmdFillBuffer, between compute->transfer and
   //     transfer->compute barriers of its own. Nothing else.
   //   after: the output is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT with

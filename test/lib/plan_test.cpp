@@ -101,16 +101,18 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
       CHECK(!d.pipeline.reverse);
     }
     // The look-back pass: one level-3 tile per invocation, at most 16 per
-    // line (the carry is then a serial sum of tile totals), and its status
-    // words, cleared before it, after the 2 x tiles values in its aux.
+    // line (the carry is then a serial sum of tile totals), and its aux of
+    // 2 x tiles values, all filled with the unpublished pattern before it.
     if (d.pipeline.stage == Stage::ChunkLookback) {
       uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
       CHECK(p.shape == 3);
       CHECK(p.chunksPerLine <= 16);
       CHECK(d.hasAux);
-      CHECK(d.clearByteOffset == d.auxByteOffset + 2 * tiles * accSize);
-      CHECK(d.clearBytes == 4 * tiles);
+      CHECK(d.clearByteOffset == d.auxByteOffset);
+      CHECK(d.clearBytes == 2 * tiles * accSize);
+      CHECK(d.clearWord == kLookbackUnpublished);
       CHECK(d.clearByteOffset + d.clearBytes <= plan.scratchBytes);
+      CHECK(!d.pipeline.inPlace);
     } else {
       CHECK(d.clearBytes == 0);
     }
@@ -214,8 +216,8 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
     CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     uint64_t tiles = (length + 4095) / 4096;
     CHECK(plan.dispatches[0].params.chunksPerLine == tiles);
-    // Two accumulators and a status word per tile, in 16-byte units.
-    CHECK(plan.scratchBytes == (tiles * 12 + 15) / 16 * 16);
+    // Two accumulators per tile (each its own status), in 16-byte units.
+    CHECK(plan.scratchBytes == (tiles * 8 + 15) / 16 * 16);
   }
   // Strided axes without an inner dimension to interleave take it too.
   Plan strided = planFor(vkscan::test::packedDesc(DataType::Float32, {3, 20000, 2}, 1), lavapipe);
@@ -236,11 +238,11 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
     CHECK(many.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     CHECK(many.dispatches[0].pipeline.workgroupSize == std::max(1u, device.subgroupSize));
   }
-  // Beyond 16 tiles, beyond 2^18 elements, interleaved lines and on GPUs:
+  // Beyond 16 tiles, beyond 2^24 elements, interleaved lines and on GPUs:
   // three passes.
   for (const auto& [sizes, axis, device] :
        {std::tuple<std::vector<uint32_t>, uint32_t, DeviceClass>{{65537}, 0, lavapipe},
-        {{16, 65536}, 1, lavapipe},
+        {{257, 65536}, 1, lavapipe},
         {{3, 9000, 16}, 1, lavapipe},
         {{5, 6000}, 1, kDevices[4]}}) {
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, axis), device);

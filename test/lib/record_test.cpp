@@ -205,6 +205,20 @@ TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
   CHECK(device.cachedPipelineCount() == afterFirst + 1);
 }
 
+// The look-back pass orders its outputs after its published totals only in
+// place, with a second pipeline, made with the operator (nothing is
+// compiled at record time).
+TEST_CASE("pipeline cache: a look-back operator holds its in-place pipeline too") {
+  Device device;
+  Operator op = device.createOperator(test::packedDesc(DataType::Float32, {40000}, 0, false));
+  if (device.capabilities().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    MESSAGE("the look-back pass runs on CPU devices only");
+    return;
+  }
+  CHECK(op.dispatchCount() == 1);
+  CHECK(device.cachedPipelineCount() == 2);
+}
+
 TEST_CASE("pipeline cache: data saved from one device warm-starts another") {
   std::vector<uint8_t> data;
   {
