@@ -68,14 +68,16 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   op->desc = desc;
   op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
   std::vector<detail::PipelineKey> keys;
-  std::vector<detail::PipelineKey> inPlaceKeys;
+  bool lookback = false;
   for (const detail::Dispatch& dispatch : op->plan.dispatches) {
     keys.push_back(dispatch.pipeline);
-    inPlaceKeys.push_back(dispatch.pipeline);
-    if (dispatch.pipeline.stage == detail::Stage::ChunkLookback) inPlaceKeys.back().inPlace = true;
+    lookback = lookback || dispatch.pipeline.stage == detail::Stage::ChunkLookback;
   }
   op->pipelines = impl_->pipelines->get(keys);
-  op->inPlacePipelines = inPlaceKeys == keys ? op->pipelines : impl_->pipelines->get(inPlaceKeys);
+  if (lookback) {
+    for (detail::PipelineKey& key : keys) key.inPlace = key.stage == detail::Stage::ChunkLookback;
+    op->inPlacePipelines = impl_->pipelines->get(keys);
+  }
   return Operator(std::move(op));
 }
 
@@ -127,8 +129,9 @@ void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
   bindings.scratch = {addressOf(device, scratch), scratch, op.plan.scratchBytes};
   bindings.storageBufferAlignment =
       std::max<uint64_t>(device.capabilities.minStorageBufferOffsetAlignment, 1);
+  bool inPlacePipelines = inPlace && !op.inPlacePipelines.empty();
   detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan,
-                     inPlace ? op.inPlacePipelines : op.pipelines, bindings);
+                     inPlacePipelines ? op.inPlacePipelines : op.pipelines, bindings);
 }
 
 }  // namespace vkscan

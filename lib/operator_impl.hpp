@@ -13,8 +13,8 @@ struct Operator::Impl {
   CumulativeSummationDesc desc;
   detail::Plan plan;
   std::vector<VkPipeline> pipelines;  // one per plan dispatch
-  // For an output bound to the input: the same, with the look-back's
-  // in-place pipelines (PipelineKey::inPlace).
+  // For an output bound to the input, if the plan has a look-back pass: the
+  // same, with its in-place pipeline (PipelineKey::inPlace); else empty.
   std::vector<VkPipeline> inPlacePipelines;
 };
 

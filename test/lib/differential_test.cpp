@@ -147,6 +147,30 @@ TEST_CASE("single pass with look-back: many tiles") {
   }
 }
 
+// A tile total (and inclusive value) whose bits equal the look-back's
+// unpublished pattern reads as silent: later tiles must still finish, by
+// reducing that tile themselves, with the same sums. Waiting (native) and
+// not (device addresses: no polls).
+TEST_CASE("single pass with look-back: totals equal to the unpublished pattern") {
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {3 * 4096 + 5}, 0);
+  std::vector<int32_t> values(3 * 4096 + 5, 0);
+  values[0] = static_cast<int32_t>(detail::kLookbackUnpublished);  // tile 0 total and inclusive
+  values[4096] = values[0];                                        // tile 1 total
+  values[4097] = -values[0];
+  std::vector<uint8_t> input(values.size() * sizeof(int32_t));
+  std::memcpy(input.data(), values.data(), input.size());
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    for (bool inPlace : {false, true}) {
+      CAPTURE(test::profileName(profile));
+      CAPTURE(inPlace);
+      std::vector<uint8_t> initialOutput(input.size(), 0xA5);
+      std::vector<uint8_t> expected = inPlace ? input : initialOutput;
+      test::referenceCumsum(desc, input, expected);
+      CHECK(test::runOnDevice(desc, input, inPlace, initialOutput, profile) == expected);
+    }
+  }
+}
+
 TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
   std::mt19937_64 rng(20261122);
   const int cases = 300;
