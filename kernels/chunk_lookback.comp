@@ -41,7 +41,7 @@
 
 #define TILE_LEVELS 3u
 
-// Status reads spent waiting for one earlier tile before reducing it here.
+// Re-reads of a silent earlier tile's values before reducing it here.
 layout(constant_id = 9) const uint kPolls = 256u;
 // The output is bound to the input (see above).
 layout(constant_id = 10) const bool kInPlace = false;
@@ -89,12 +89,9 @@ uint tileSlots() { return p.lineCount * p.chunksPerLine; }
 #ifdef VKSCAN_SSBO
 layout(set = 0, binding = 2, std430) coherent buffer LookbackWords { uint lookbackWords[]; };
 
-uint loadWord(uint word) {
-  return atomicOr(lookbackWords[uint(int(p.auxAddr.x)) * ACC_WORDS + word], 0u);
-}
-void storeWord(uint word, uint value) {
-  atomicExchange(lookbackWords[uint(int(p.auxAddr.x)) * ACC_WORDS + word], value);
-}
+uint wordIndex(uint word) { return uint(int(p.auxAddr.x)) * ACC_WORDS + word; }
+uint loadWord(uint word) { return atomicOr(lookbackWords[wordIndex(word)], 0u); }
+void storeWord(uint word, uint value) { atomicExchange(lookbackWords[wordIndex(word)], value); }
 #else
 layout(buffer_reference, scalar, buffer_reference_align = 4) coherent buffer CoherentWordRef {
   uint v;
@@ -166,9 +163,9 @@ void main() {
     --k;
     uint earlier = slot - (tile - k);
     ACC_T value;
-    bool inclusive = readPublished(inclusiveIndex(earlier), value);
-    bool heard = inclusive || readPublished(totalIndex(earlier), value);
-    for (uint poll = 0u; !heard && poll < kPolls; ++poll) {
+    bool inclusive = false;
+    bool heard = false;
+    for (uint poll = 0u; !heard && poll <= kPolls; ++poll) {
       inclusive = readPublished(inclusiveIndex(earlier), value);
       heard = inclusive || readPublished(totalIndex(earlier), value);
     }
