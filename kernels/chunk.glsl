@@ -239,6 +239,39 @@ void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
   }
 }
 
+// Touching ahead (kTouchAhead: interleaved walks whose rows lie far apart,
+// on CPU devices). Hardware prefetchers follow short strides only, so such
+// a walk waits on each row's cache misses in turn. Reading one word per row
+// of the next node, in both tensors (a store to a missing line waits too),
+// starts those misses a node early. Touches stay inside the chunk, whose
+// rows no other invocation writes.
+// Measured on lavapipe, [4096, 4096] along axis 0: 0.35-0.42 of the copy
+// roof without, 0.45-0.52 with.
+layout(constant_id = 11) const bool kTouchAhead = false;
+
+uint touchNodeAhead(ChunkTask task, OFFSET_T k0, bool withOutput) {
+  uint touched = 0u;
+  OFFSET_T ahead = k0 + OFFSET_T(NODE);
+  if (!kTouchAhead || ahead + NODE > task.kEnd) return touched;
+  OFFSET_T inStride = toOffset(p.inAxisStride);
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    touched += touchIn(task.inLine + (ahead + j) * inStride);
+  }
+  if (withOutput) {
+    OFFSET_T outStride = toOffset(p.outAxisStride);
+    [[unroll]] for (int j = 0; j < NODE; ++j) {
+      touched += touchOut(task.outLine + (ahead + j) * outStride);
+    }
+  }
+  return touched;
+}
+
+// Compilers drop reads whose values go unused: this store uses them, under a
+// flag the host never sets.
+void keepTouches(ChunkTask task, uint touched) {
+  if ((p.flags & VKSCAN_FLAG_NEVER_SET) != 0u) storeOut(task.outLine, ACC_T(touched));
+}
+
 // Running sums of the levels above the node: s1 is L_1 of the current node
 // (earlier node totals in its level-2 node), s2 and s3 likewise one and two
 // levels up, s4 collects the chunk total. Folding a finished node moves its
@@ -283,9 +316,12 @@ uint fullNodes(ChunkTask task) { return uint((task.kEnd - task.kBegin) / NODE); 
 
 bool hasPartialNode(ChunkTask task) { return ((task.kEnd - task.kBegin) & (NODE - 1)) != 0; }
 
-void reduceNode(ChunkTask task, inout LevelSums sums, uint node, bool full, bool lastNode) {
+void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint node, bool full,
+                bool lastNode) {
+  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+  touched += touchNodeAhead(task, k0, false);
   LANE_T v[NODE];
-  loadChunkNode(task, task.kBegin + OFFSET_T(node) * NODE, full, v);
+  loadChunkNode(task, k0, full, v);
   precise LANE_T s = kLaneIdentity;
   [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
   foldNode(sums, node, s, lastNode);
@@ -294,19 +330,22 @@ void reduceNode(ChunkTask task, inout LevelSums sums, uint node, bool full, bool
 // The chunk's total in the canonical order (the value of its node).
 LANE_T reduceChunk(ChunkTask task) {
   LevelSums sums = emptyLevelSums();
+  uint touched = 0u;
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
   if (kFullNodes) {
     for (uint node = 0u; node < full; ++node) {
-      reduceNode(task, sums, node, true, node + 1u == full && !partial);
+      reduceNode(task, sums, touched, node, true, node + 1u == full && !partial);
     }
   }
-  if (axisHasPartialNodes() && partial) reduceNode(task, sums, full, false, true);
+  if (axisHasPartialNodes() && partial) reduceNode(task, sums, touched, full, false, true);
+  keepTouches(task, touched);
   return sums.s4;
 }
 
 // Carries of a scan walk: X_2 of the current level-2 node, and the chunk's.
 struct Walk {
+  uint touched;  // for keepTouches()
   LANE_T chunkCarry;
   LANE_T x2;
   LevelSums sums;
@@ -322,6 +361,7 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
   precise LANE_T x1 = ADD(walk.x2, walk.sums.s1);
 
   OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+  walk.touched += touchNodeAhead(task, k0, true);
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
   LANE_T outValues[NODE];
@@ -344,6 +384,7 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
 // the chunk's node), and writes the outputs.
 void scanChunk(ChunkTask task, LANE_T carry) {
   Walk walk;
+  walk.touched = 0u;
   walk.chunkCarry = carry;
   walk.x2 = carry;
   walk.sums = emptyLevelSums();
@@ -355,4 +396,5 @@ void scanChunk(ChunkTask task, LANE_T carry) {
     }
   }
   if (axisHasPartialNodes() && partial) scanNode(task, walk, full, false, true);
+  keepTouches(task, walk.touched);
 }

@@ -366,7 +366,14 @@ void storeAcc(ADDR_T base, OFFSET_T index, ACC_T value) {
   AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v = value;
 }
 
+// The 32-bit word holding an element, read only to bring its cache line in.
+uint touchWord(ADDR_T base, OFFSET_T element) {
+  return WordRef(wordAddress(elementAddress(base, element))).v;
+}
+
 // The tensors by role, element offsets from the dispatch's bases.
+uint touchIn(OFFSET_T element) { return touchWord(p.inAddr, element); }
+uint touchOut(OFFSET_T element) { return touchWord(p.outAddr, element); }
 ACC_T loadIn(OFFSET_T element) { return loadElement(p.inAddr, element); }
 ACC_VEC_T loadInVec(OFFSET_T element) { return loadVec(elementAddress(p.inAddr, element)); }
 void storeOut(OFFSET_T element, ACC_T value) { storeElement(p.outAddr, element, value); }
@@ -388,6 +395,12 @@ layout(set = 0, binding = 2, std430) buffer AuxVecs { ACC_VEC_T auxVecs[]; };
 
 uint inIndex(OFFSET_T element) { return uint(int(p.inAddr.x) + element); }
 uint outIndex(OFFSET_T element) { return uint(int(p.outAddr.x) + element); }
+
+// As touchWord: the words of the tensors, for touching only.
+layout(set = 0, binding = 0, std430) readonly buffer InWords { uint inWords[]; };
+layout(set = 0, binding = 1, std430) buffer OutWords { uint outWords[]; };
+uint touchIn(OFFSET_T element) { return inWords[inIndex(element) * VKSCAN_DATA_SIZE / 4u]; }
+uint touchOut(OFFSET_T element) { return outWords[outIndex(element) * VKSCAN_DATA_SIZE / 4u]; }
 
 #if defined(VKSCAN_TYPE_F16) && defined(VKSCAN_F16_PACKED)
 // As with addresses: lone halves are stored atomically in their word.

@@ -32,6 +32,10 @@ using uint = uint32_t;
 #define VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO 1u
 // storage-buffer kernels: aux holds carries (the address kernels test auxAddr != 0)
 #define VKSCAN_FLAG_HAS_AUX 2u
+// Never set by the host: the chunk kernels' touched words (kTouchAhead) feed
+// a store made only under it, so that compilers keep those reads (a read
+// whose value goes unused is dropped).
+#define VKSCAN_FLAG_NEVER_SET 0x80000000u
 
 // Storage-buffer kernels (VKSCAN_SSBO) read the three address fields as
 // element offsets (low word) from the start of bindings 0, 1, 2.

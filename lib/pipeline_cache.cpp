@@ -19,9 +19,10 @@ struct SpecializationData {
   VkBool32 fullNodes;
   uint32_t lookbackPolls;
   VkBool32 inPlace;
+  VkBool32 touchAhead;
 };
 
-const std::array<VkSpecializationMapEntry, 11> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 12> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -33,6 +34,7 @@ const std::array<VkSpecializationMapEntry, 11> kSpecializationEntries = {{
     {8, offsetof(SpecializationData, fullNodes), sizeof(VkBool32)},
     {9, offsetof(SpecializationData, lookbackPolls), sizeof(uint32_t)},
     {10, offsetof(SpecializationData, inPlace), sizeof(VkBool32)},
+    {11, offsetof(SpecializationData, touchAhead), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -90,7 +92,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
                    vkBool(missing[i].chunked),      missing[i].laneVectors,
                    vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
-                   vkBool(missing[i].inPlace)};
+                   vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

@@ -272,6 +272,7 @@ class Planner {
       d.pipeline.fullNodes = p.axisLen >= kNode;
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
+      d.pipeline.touchAhead = interleaved && touchesAhead(p);
       if (interleaved) {
         d.params.lineSize[0] /= static_cast<uint32_t>(lanes);
         d.params.inLineStride[0] *= static_cast<int64_t>(lanes);
@@ -303,6 +304,13 @@ class Planner {
 
     setAux(scan, scratchBase);
     emit(scan, groups);
+  }
+
+  bool touchesAhead(const Problem& p) const {
+    uint64_t threshold = tuning_.chunkTouchAheadStrideBytes;
+    uint64_t stride =
+        static_cast<uint64_t>(std::max(std::abs(p.inAxisStride), std::abs(p.outAxisStride)));
+    return threshold != 0 && stride * dataTypeSize(p.type) >= threshold;
   }
 
   // The tuned workgroup size, or for few invocations a subgroup's worth, so
@@ -451,7 +459,7 @@ namespace {
 auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.partialNodes,
                   k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls, k.inPlace,
-                  k.workgroupSize, k.storageBuffers);
+                  k.touchAhead, k.workgroupSize, k.storageBuffers);
 }
 
 }  // namespace

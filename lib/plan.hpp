@@ -63,6 +63,9 @@ struct PipelineKey {
   // published total before its outputs (memory barriers). Chosen at record
   // time, when the bindings are known (Operator keeps both pipelines).
   bool inPlace = false;
+  // Interleaved chunk stages: each row's words of the next node are read
+  // early, to start a CPU's cache misses (Tuning::chunkTouchAheadStrideBytes).
+  bool touchAhead = false;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.

@@ -11,6 +11,8 @@
 
 #include "descriptors.hpp"
 #include "device_impl.hpp"
+#include "plan.hpp"
+#include "problem.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
 
@@ -168,6 +170,52 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
       test::referenceCumsum(desc, input, expected);
       CHECK(test::runOnDevice(desc, input, inPlace, initialOutput, profile) == expected);
     }
+  }
+}
+
+// Interleaved walks whose rows lie far apart read each row's words a node
+// early (PipelineKey::touchAhead). The reads must change no output, and the
+// last nodes of a chunk, which have no node ahead to touch, must still be
+// scanned. The threshold is set here so that every device runs the path.
+TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    const Device& device = test::testDevice(profile);
+    detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
+    const detail::Tuning saved = tuning;
+    tuning.chunkTouchAheadStrideBytes = 2048;
+    auto checkTouching = [&](const CumulativeSummationDesc& desc) {
+      detail::Plan plan = detail::makePlan(
+          detail::normalize(desc), detail::DeviceAccess::impl(device).planLimits(), tuning);
+      CHECK(plan.dispatches.back().pipeline.touchAhead);
+    };
+    // Every type once (a word per element size), every mode for FLOAT32.
+    for (DataType type : kTypes) {
+      uint32_t columns = static_cast<uint32_t>(2048 / dataTypeSize(type));
+      CumulativeSummationDesc columnsDesc = test::packedDesc(type, {100, columns}, 0);
+      checkTouching(columnsDesc);
+      if (type == DataType::Float32) {
+        checkAllModes(columnsDesc, 41, profile);
+      } else if (profile == test::Profile::Native || dataTypeSize(type) != 4) {
+        columnsDesc.hasExclusiveSum = true;
+        columnsDesc.axisDirection = AxisDirection::Decreasing;
+        checkAgainstReference(columnsDesc, true, 42, profile);
+      }
+    }
+    // Inner extents of 16 lines (mat4) and of 4 (one vector), strided outer.
+    CumulativeSummationDesc wide = test::packedDesc(DataType::Float32, {3, 77, 528}, 1);
+    checkTouching(wide);
+    checkAllModes(wide, 43, profile);
+    CumulativeSummationDesc narrow = test::packedDesc(DataType::Float32, {2, 50, 516}, 1);
+    checkTouching(narrow);
+    checkAllModes(narrow, 44, profile);
+    // Chunked columns: the reduce pass touches too, and chunk ends stop it.
+    CumulativeSummationDesc chunked = test::packedDesc(DataType::Float32, {4100, 512}, 0);
+    checkTouching(chunked);
+    checkAgainstReference(chunked, false, 45, profile);
+    chunked.hasExclusiveSum = true;
+    chunked.axisDirection = AxisDirection::Decreasing;
+    checkAgainstReference(chunked, true, 46, profile);
+    tuning = saved;
   }
 }
 

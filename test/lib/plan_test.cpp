@@ -116,6 +116,13 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
     } else {
       CHECK(d.clearBytes == 0);
     }
+    // Touching ahead is for interleaved walks only, and the flag that keeps
+    // the touched words alive must never be set (it stores them).
+    if (d.pipeline.touchAhead) {
+      CHECK((d.pipeline.stage == Stage::ChunkScanInterleaved ||
+             d.pipeline.stage == Stage::ChunkReduceInterleaved));
+    }
+    CHECK((p.flags & VKSCAN_FLAG_NEVER_SET) == 0);
     if (d.hasAux) {
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
       if (d.pipeline.stage == Stage::ChunkScanInterleaved ||
@@ -268,6 +275,35 @@ TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves li
   CHECK(narrow.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
   CHECK(narrow.dispatches.back().pipeline.laneVectors == 1);
   CHECK(narrow.dispatches.back().params.lineCount == 64);
+}
+
+TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 KiB apart or more") {
+  auto touches = [](DataType type, std::vector<uint32_t> sizes, uint32_t axis,
+                    const DeviceClass& device) {
+    Plan plan = planFor(vkscan::test::packedDesc(type, sizes, axis), device);
+    bool any = false;
+    for (const Dispatch& d : plan.dispatches) any = any || d.pipeline.touchAhead;
+    return any;
+  };
+  const DeviceClass& lavapipe = kDevices[0];
+  CHECK(touches(DataType::Float32, {4096, 4096}, 0, lavapipe));  // 16 KiB
+  CHECK(touches(DataType::Float32, {100, 512}, 0, lavapipe));    // 2 KiB
+  CHECK(touches(DataType::Float16, {100, 1024}, 0, lavapipe));   // 2 KiB
+  CHECK(touches(DataType::UInt64, {100, 256}, 0, lavapipe));     // 2 KiB
+  CHECK(!touches(DataType::Float32, {100, 256}, 0, lavapipe));   // 1 KiB
+  CHECK(!touches(DataType::Float32, {1u << 14, 8, 128}, 1, lavapipe));
+  CHECK(!touches(DataType::Float32, {64, 1u << 16, 4}, 1, lavapipe));
+  // Lines too narrow to interleave read every row's element anyway.
+  CHECK(!touches(DataType::Float32, {4096, 4095}, 0, lavapipe));
+  // Reduce and scan passes both touch.
+  Plan chunked = planFor(vkscan::test::packedDesc(DataType::Float32, {16384, 1024}, 0), lavapipe);
+  REQUIRE(chunked.dispatches.size() >= 3);
+  CHECK(chunked.dispatches.front().pipeline.stage == Stage::ChunkReduceInterleaved);
+  CHECK(chunked.dispatches.front().pipeline.touchAhead);
+  CHECK(chunked.dispatches.back().pipeline.touchAhead);
+  for (const DeviceClass& device : kDevices) {
+    if (!device.cpuLike) CHECK(!touches(DataType::Float32, {4096, 4096}, 0, device));
+  }
 }
 
 TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
