@@ -184,8 +184,8 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
     const detail::Tuning saved = tuning;
     tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkTouching = [&](const CumulativeSummationDesc& desc) {
-      detail::Plan plan = detail::makePlan(
-          detail::normalize(desc), detail::DeviceAccess::impl(device).planLimits(), tuning);
+      detail::Plan plan = detail::makePlan(detail::normalize(desc),
+                                           detail::DeviceAccess::impl(device).planLimits(), tuning);
       CHECK(plan.dispatches.back().pipeline.touchAhead);
     };
     // Every type once (a word per element size), every mode for FLOAT32.
