@@ -179,16 +179,15 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
 // scanned. The threshold is set here so that every device runs the path.
 TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
   for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
-    const Device& device = test::testDevice(profile);
-    detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
-    const detail::Tuning saved = tuning;
-    tuning.chunkTouchAheadStrideBytes = 2048;
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    const detail::Tuning saved = impl.tuning;
+    impl.tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkTouching = [&](const CumulativeSummationDesc& desc) {
-      detail::Plan plan = detail::makePlan(detail::normalize(desc),
-                                           detail::DeviceAccess::impl(device).planLimits(), tuning);
+      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
       CHECK(plan.dispatches.back().pipeline.touchAhead);
     };
-    // Every type once (a word per element size), every mode for FLOAT32.
+    // Every type natively, one per element size through addresses; every
+    // mode for FLOAT32.
     for (DataType type : kTypes) {
       uint32_t columns = static_cast<uint32_t>(2048 / dataTypeSize(type));
       CumulativeSummationDesc columnsDesc = test::packedDesc(type, {100, columns}, 0);
@@ -215,7 +214,7 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
     chunked.hasExclusiveSum = true;
     chunked.axisDirection = AxisDirection::Decreasing;
     checkAgainstReference(chunked, true, 46, profile);
-    tuning = saved;
+    impl.tuning = saved;
   }
 }
 
