@@ -17,30 +17,48 @@
 // neighbouring totals.
 
 #ifdef VKSCAN_INTERLEAVED
-#if defined(VKSCAN_TYPE_F32)
-// Up to 16 lines (64 bytes) per invocation: a strided walk on a CPU device
-// is bound by cache misses, and a wider row segment per step keeps more of
-// them in flight. mat4 addition is component-wise, which is all we use.
-// kLaneVectors of its columns hold lines (4, or 1 when the inner extent is
-// not a multiple of 16); the others stay the identity, a constant the
+// Up to four vectors of lines per invocation (64 bytes per row for 4-byte
+// types, 32 for FLOAT16): a strided walk on a CPU device is bound by cache
+// misses, and a wider row segment per step keeps more of them in flight.
+// kLaneVectors of them hold lines (4, or 1 when the inner extent is not a
+// multiple of four vectors); the others stay the identity, a constant the
 // compiler folds through every addition, so they cost nothing.
 layout(constant_id = 7) const uint kLaneVectors = 4u;
-#define LANE_N (kLaneVectors * 4u)
-#define LANE_T mat4
-#define LANE_IS_MAT4 1
-#define LANE_SPLAT(x) mat4(vec4(x), vec4(x), vec4(x), vec4(x))
-#else
-#define LANE_N VEC_N
-#define LANE_T ACC_VEC_T
+#define LANE_N (kLaneVectors * VEC_N)
 #ifdef EMULATED_INT64
-#define LANE_SPLAT(x) uvec4(x, x)
+#define VEC_SPLAT(x) uvec4(x, x)
 #else
-#define LANE_SPLAT(x) LANE_T(x)
+#define VEC_SPLAT(x) ACC_VEC_T(x)
 #endif
+#if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16) || defined(VKSCAN_TYPE_F64)
+// Float lanes are matrices: their addition is component-wise, and `precise`
+// covers it as it covers vectors'.
+#if defined(VKSCAN_TYPE_F64)
+#define LANE_T dmat4x2
+#else
+#define LANE_T mat4
+#endif
+#define LANE_ADD(a, b) ((a) + (b))
+#define LANE_VEC(lane, c) (lane)[c]
+#define LANE_SPLAT(x) LANE_T(VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x))
+#else
+// Integer sums are exact in any order, so a function may add them.
+struct IntLane {
+  ACC_VEC_T v[4];
+};
+IntLane laneAdd(IntLane a, IntLane b) {
+  [[unroll]] for (int c = 0; c < 4; ++c) a.v[c] = ADD(a.v[c], b.v[c]);
+  return a;
+}
+#define LANE_T IntLane
+#define LANE_ADD(a, b) laneAdd(a, b)
+#define LANE_VEC(lane, c) (lane).v[c]
+#define LANE_SPLAT(x) IntLane(ACC_VEC_T[4](VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x)))
 #endif
 #else
 #define LANE_N 1
 #define LANE_T ACC_T
+#define LANE_ADD(a, b) ADD(a, b)
 #define LANE_SPLAT(x) ACC_T(x)
 #endif
 
@@ -81,114 +99,91 @@ ChunkTask chunkTask() {
 
 // One lane's element (LANE_N lines' when interleaved), and aux values.
 #ifndef VKSCAN_SSBO
-#ifdef LANE_IS_MAT4
+#ifdef VKSCAN_INTERLEAVED
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer AuxVecRef {
+  ACC_VEC_T v;
+};
+#else
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer AuxAccRef {
+  ACC_T v;
+};
+#endif
+#ifdef VKSCAN_TYPE_F32
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
   mat4 v;
 };
-layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer AuxVecRef {
-  vec4 v;
-};
 #endif
-layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer LaneAccRef {
-  LANE_T v;
-};
 
 ADDR_T auxAddress(OFFSET_T index) {
   return addressOffset(p.auxAddr, index * OFFSET_T(VKSCAN_ACC_SIZE));
 }
 
-LANE_T loadAuxLane(OFFSET_T index) {
-#ifdef LANE_IS_MAT4
-  if (kLaneVectors < 4u) {
-    mat4 lane = LANE_SPLAT(kIdentity);
-    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-      if (c < kLaneVectors) lane[c] = AuxVecRef(auxAddress(index + 4 * int(c))).v;
-    }
-    return lane;
-  }
-#endif
-  return LaneAccRef(auxAddress(index)).v;
+#ifdef VKSCAN_INTERLEAVED
+ACC_VEC_T loadAuxVec(OFFSET_T index, uint c) {
+  return AuxVecRef(auxAddress(index + OFFSET_T(c * VEC_N))).v;
 }
-
-void storeAuxLane(OFFSET_T index, LANE_T value) {
-#ifdef LANE_IS_MAT4
-  if (kLaneVectors < 4u) {
-    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-      if (c < kLaneVectors) AuxVecRef(auxAddress(index + 4 * int(c))).v = value[c];
-    }
-    return;
-  }
-#endif
-  LaneAccRef(auxAddress(index)).v = value;
+void storeAuxVec(OFFSET_T index, uint c, ACC_VEC_T value) {
+  AuxVecRef(auxAddress(index + OFFSET_T(c * VEC_N))).v = value;
 }
+#else
+LANE_T loadAuxLane(OFFSET_T index) { return AuxAccRef(auxAddress(index)).v; }
+void storeAuxLane(OFFSET_T index, LANE_T value) { AuxAccRef(auxAddress(index)).v = value; }
+#endif
 #else
 uint auxBase(OFFSET_T index) { return uint(int(p.auxAddr.x) + index); }
 
+#ifdef VKSCAN_INTERLEAVED
+ACC_VEC_T loadAuxVec(OFFSET_T index, uint c) { return auxVecs[auxBase(index) / VEC_N + c]; }
+void storeAuxVec(OFFSET_T index, uint c, ACC_VEC_T value) {
+  auxVecs[auxBase(index) / VEC_N + c] = value;
+}
+#else
+LANE_T loadAuxLane(OFFSET_T index) { return auxData[auxBase(index)]; }
+void storeAuxLane(OFFSET_T index, LANE_T value) { auxData[auxBase(index)] = value; }
+#endif
+#endif
+
+#ifdef VKSCAN_INTERLEAVED
 LANE_T loadAuxLane(OFFSET_T index) {
-  uint i = auxBase(index);
-#if defined(LANE_IS_MAT4)
-  uint q = i / 4u;
-  mat4 lane = LANE_SPLAT(kIdentity);
+  LANE_T lane = kLaneIdentity;
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-    if (c < kLaneVectors) lane[c] = auxVecs[q + c];
+    if (c < kLaneVectors) LANE_VEC(lane, c) = loadAuxVec(index, c);
   }
   return lane;
-#elif defined(VKSCAN_INTERLEAVED)
-  return auxVecs[i / VEC_N];
-#else
-  return auxData[i];
-#endif
 }
 
 void storeAuxLane(OFFSET_T index, LANE_T value) {
-  uint i = auxBase(index);
-#if defined(LANE_IS_MAT4)
-  uint q = i / 4u;
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-    if (c < kLaneVectors) auxVecs[q + c] = value[c];
+    if (c < kLaneVectors) storeAuxVec(index, c, LANE_VEC(value, c));
   }
-#elif defined(VKSCAN_INTERLEAVED)
-  auxVecs[i / VEC_N] = value;
-#else
-  auxData[i] = value;
-#endif
 }
-#endif
 
 LANE_T loadLane(OFFSET_T element) {
-#if defined(LANE_IS_MAT4)
-#ifndef VKSCAN_SSBO
+#if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
   if (kLaneVectors == 4u) return LaneRef(elementAddress(p.inAddr, element)).v;
 #endif
-  mat4 lane = LANE_SPLAT(kIdentity);
+  LANE_T lane = kLaneIdentity;
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-    if (c < kLaneVectors) lane[c] = loadInVec(element + 4 * int(c));
+    if (c < kLaneVectors) LANE_VEC(lane, c) = loadInVec(element + int(c * VEC_N));
   }
   return lane;
-#elif defined(VKSCAN_INTERLEAVED)
-  return loadInVec(element);
-#else
-  return loadIn(element);
-#endif
 }
 
 void storeLane(OFFSET_T element, LANE_T value) {
-#if defined(LANE_IS_MAT4)
-#ifndef VKSCAN_SSBO
+#if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
   if (kLaneVectors == 4u) {
     LaneRef(elementAddress(p.outAddr, element)).v = value;
     return;
   }
 #endif
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-    if (c < kLaneVectors) storeOutVec(element + 4 * int(c), value[c]);
+    if (c < kLaneVectors) storeOutVec(element + int(c * VEC_N), LANE_VEC(value, c));
   }
-#elif defined(VKSCAN_INTERLEAVED)
-  storeOutVec(element, value);
-#else
-  storeOut(element, value);
-#endif
 }
+#else
+LANE_T loadLane(OFFSET_T element) { return loadIn(element); }
+void storeLane(OFFSET_T element, LANE_T value) { storeOut(element, value); }
+#endif
 
 // The node of 16 elements starting at traversal index k0; identity past kEnd.
 // llvmpipe runs both sides of a divergent branch under a mask, so the hot
@@ -293,18 +288,18 @@ LevelSums emptyLevelSums() {
 }
 
 void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) {
-  precise LANE_T s1 = ADD(sums.s1, nodeTotal);
+  precise LANE_T s1 = LANE_ADD(sums.s1, nodeTotal);
   sums.s1 = s1;
   if ((node & 15u) == 15u || lastNode) {
-    precise LANE_T s2 = ADD(sums.s2, sums.s1);
+    precise LANE_T s2 = LANE_ADD(sums.s2, sums.s1);
     sums.s2 = s2;
     sums.s1 = kLaneIdentity;
     if ((node & 255u) == 255u || lastNode) {
-      precise LANE_T s3 = ADD(sums.s3, sums.s2);
+      precise LANE_T s3 = LANE_ADD(sums.s3, sums.s2);
       sums.s3 = s3;
       sums.s2 = kLaneIdentity;
       if (lastNode) {
-        precise LANE_T s4 = ADD(sums.s4, sums.s3);
+        precise LANE_T s4 = LANE_ADD(sums.s4, sums.s3);
         sums.s4 = s4;
         sums.s3 = kLaneIdentity;
       }
@@ -323,7 +318,7 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
   precise LANE_T s = kLaneIdentity;
-  [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = LANE_ADD(s, v[j]);
   foldNode(sums, node, s, lastNode);
 }
 
@@ -355,10 +350,10 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
   // A chunk is at most a level-3 node, whose carry is the chunk's; in
   // smaller chunks s2 stays the identity, so X_2 is the chunk's carry.
   if ((node & 15u) == 0u) {
-    precise LANE_T x2 = ADD(walk.chunkCarry, walk.sums.s2);
+    precise LANE_T x2 = LANE_ADD(walk.chunkCarry, walk.sums.s2);
     walk.x2 = x2;
   }
-  precise LANE_T x1 = ADD(walk.x2, walk.sums.s1);
+  precise LANE_T x1 = LANE_ADD(walk.x2, walk.sums.s1);
 
   OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
   walk.touched += touchNodeAhead(task, k0, true);
@@ -368,11 +363,11 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
   precise LANE_T s = kLaneIdentity;
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     if (kExclusive) {
-      outValues[j] = ADD(x1, s);
-      s = ADD(s, v[j]);
+      outValues[j] = LANE_ADD(x1, s);
+      s = LANE_ADD(s, v[j]);
     } else {
-      s = ADD(s, v[j]);
-      outValues[j] = ADD(x1, s);
+      s = LANE_ADD(s, v[j]);
+      outValues[j] = LANE_ADD(x1, s);
     }
   }
   if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(ACC_T(0));

@@ -35,11 +35,11 @@ int64_t vectorElements(DataType type) {
 }
 
 // Lines one interleaved invocation carries (kernels/chunk.glsl LANE_N) when
-// the innermost line dimension has `innerLines`: FLOAT32 takes 16 (a mat4)
-// where they divide it, else one vector's worth, as every other type.
+// the innermost line dimension has `innerLines`: four vectors' worth where
+// they divide it, else one vector's.
 uint64_t interleavedLines(DataType type, uint64_t innerLines) {
   uint64_t vector = static_cast<uint64_t>(vectorElements(type));
-  return type == DataType::Float32 && innerLines % (4 * vector) == 0 ? 4 * vector : vector;
+  return innerLines % (4 * vector) == 0 ? 4 * vector : vector;
 }
 
 bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
@@ -278,9 +278,7 @@ class Planner {
         d.params.inLineStride[0] *= static_cast<int64_t>(lanes);
         d.params.outLineStride[0] *= static_cast<int64_t>(lanes);
         d.params.lineCount /= static_cast<uint32_t>(lanes);
-        if (p.type == DataType::Float32) {
-          d.pipeline.laneVectors = static_cast<uint32_t>(lanes / vectorElements(p.type));
-        }
+        d.pipeline.laneVectors = static_cast<uint32_t>(lanes / vectorElements(p.type));
       }
       return d;
     };

@@ -52,9 +52,9 @@ struct PipelineKey {
   uint32_t lineDims = 3;
   // Chunk stages: more than one chunk per line (a chunk index to decode).
   bool chunked = false;
-  // Interleaved FLOAT32 chunk stages: vectors of 4 adjacent lines each
-  // invocation carries (4, or 1 when the inner extent is not a multiple of
-  // 16); 4, unused, everywhere else.
+  // Interleaved chunk stages: vectors of adjacent lines (4 per vector, 2 for
+  // 8-byte types) each invocation carries (4, or 1 when the inner extent is
+  // not a multiple of 4 vectors); 4, unused, everywhere else.
   uint32_t laneVectors = 4;
   // Look-back stage: status reads spent waiting for a silent earlier tile
   // before reducing it in the looking invocation (Tuning::lookbackPolls).

@@ -173,6 +173,36 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
   }
 }
 
+// Interleaved walks carry four vectors of adjacent lines where they divide
+// the inner extent, else one: both, for every type, with and without chunks
+// (a reduce pass), strided outer dimensions included.
+TEST_CASE("interleaved lines: one vector and four vectors of lines, every type") {
+  for (test::Profile profile : test::kAllProfiles) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    auto planned = [&](const CumulativeSummationDesc& desc) {
+      return detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+    };
+    for (DataType type : kTypes) {
+      uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+      for (uint32_t vectors : {3u, 8u}) {
+        uint32_t laneVectors = vectors == 8u ? 4 : 1;
+        CumulativeSummationDesc columns = test::packedDesc(type, {300, vectors * vector}, 0);
+        columns.hasExclusiveSum = vectors == 3u;
+        detail::Plan plan = planned(columns);
+        CHECK(plan.dispatches.back().pipeline.stage == detail::Stage::ChunkScanInterleaved);
+        CHECK(plan.dispatches.back().pipeline.laneVectors == laneVectors);
+        checkAgainstReference(columns, false, 51, profile);
+        CumulativeSummationDesc chunked = test::packedDesc(type, {2, 5000, vectors * vector}, 1);
+        chunked.axisDirection = AxisDirection::Decreasing;
+        plan = planned(chunked);
+        CHECK(plan.dispatches.front().pipeline.stage == detail::Stage::ChunkReduceInterleaved);
+        CHECK(plan.dispatches.front().pipeline.laneVectors == laneVectors);
+        checkAgainstReference(chunked, vectors == 8u, 52, profile);
+      }
+    }
+  }
+}
+
 // Interleaved walks whose rows lie far apart read each row's words a node
 // early (PipelineKey::touchAhead). The reads must change no output, and the
 // last nodes of a chunk, which have no node ahead to touch, must still be

@@ -127,10 +127,8 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
       if (d.pipeline.stage == Stage::ChunkScanInterleaved ||
           d.pipeline.stage == Stage::ChunkReduceInterleaved) {
-        bool matrix = d.pipeline.type == DataType::Float32;
-        auxElements *= dataTypeSize(d.pipeline.type) == 8 ? 2
-                       : matrix                           ? 4 * d.pipeline.laneVectors
-                                                          : 4;
+        uint64_t vector = dataTypeSize(d.pipeline.type) == 8 ? 2 : 4;
+        auxElements *= vector * d.pipeline.laneVectors;
       }
       CHECK(d.auxByteOffset % 16 == 0);
       CHECK(d.auxByteOffset + auxElements * dataTypeSize(accumulationType(d.pipeline.type)) <=
@@ -275,6 +273,22 @@ TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves li
   CHECK(narrow.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
   CHECK(narrow.dispatches.back().pipeline.laneVectors == 1);
   CHECK(narrow.dispatches.back().params.lineCount == 64);
+}
+
+TEST_CASE("plan: every type interleaves four vectors of lines where they divide the inner extent") {
+  for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
+                        DataType::Int64, DataType::UInt64, DataType::Float64}) {
+    CAPTURE(dataTypeName(type));
+    uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+    Plan wide = planFor(vkscan::test::packedDesc(type, {300, 8 * vector}, 0), kDevices[0]);
+    CHECK(wide.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
+    CHECK(wide.dispatches.back().pipeline.laneVectors == 4);
+    CHECK(wide.dispatches.back().params.lineCount == 2);
+    Plan narrow = planFor(vkscan::test::packedDesc(type, {300, 3 * vector}, 0), kDevices[0]);
+    CHECK(narrow.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
+    CHECK(narrow.dispatches.back().pipeline.laneVectors == 1);
+    CHECK(narrow.dispatches.back().params.lineCount == 3);
+  }
 }
 
 TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 KiB apart or more") {
