@@ -1,9 +1,9 @@
 // Helpers of the chunk kernels: one invocation walks one chunk of a line, a
-// whole subtree of the canonical order (16^p.shape elements, shape 1 to 3),
+// whole subtree of the canonical order (16^p.shape elements, shape 1 to 4),
 // node by node, keeping one running serial sum per level. No shared memory
 // and no barriers: on devices that run invocations as CPU threads, that is
 // what makes a scan cost about a copy. Loops stay far below lavapipe's
-// 65,535-iteration cap (256 node iterations at most).
+// 65,535-iteration cap (4096 node iterations at most).
 //
 // Two layouts (build-time define):
 // - plain: one invocation, one line; with kVectorLoads the axis is
@@ -338,19 +338,26 @@ LANE_T reduceChunk(ChunkTask task) {
   return sums.s4;
 }
 
-// Carries of a scan walk: X_2 of the current level-2 node, and the chunk's.
+// Carries of a scan walk: X_3 and X_2 of the current level-3 and level-2
+// nodes, and the chunk's.
 struct Walk {
   uint touched;  // for keepTouches()
   LANE_T chunkCarry;
+  LANE_T x3;
   LANE_T x2;
   LevelSums sums;
 };
 
 void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
-  // A chunk is at most a level-3 node, whose carry is the chunk's; in
-  // smaller chunks s2 stays the identity, so X_2 is the chunk's carry.
+  // A chunk is at most a level-4 node, whose carry is the chunk's. In
+  // smaller chunks the sums of the levels above the chunk's own stay the
+  // identity, so the carries they give are the chunk's, bit for bit.
+  if ((node & 255u) == 0u) {
+    precise LANE_T x3 = LANE_ADD(walk.chunkCarry, walk.sums.s3);
+    walk.x3 = x3;
+  }
   if ((node & 15u) == 0u) {
-    precise LANE_T x2 = LANE_ADD(walk.chunkCarry, walk.sums.s2);
+    precise LANE_T x2 = LANE_ADD(walk.x3, walk.sums.s2);
     walk.x2 = x2;
   }
   precise LANE_T x1 = LANE_ADD(walk.x2, walk.sums.s1);
@@ -381,6 +388,7 @@ void scanChunk(ChunkTask task, LANE_T carry) {
   Walk walk;
   walk.touched = 0u;
   walk.chunkCarry = carry;
+  walk.x3 = carry;
   walk.x2 = carry;
   walk.sums = emptyLevelSums();
   uint full = fullNodes(task);

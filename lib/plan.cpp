@@ -15,6 +15,8 @@ constexpr uint64_t kScratchAlignment = 16;
 constexpr uint32_t kLookbackTileLevels = 3;
 constexpr uint64_t kLookbackTile = uint64_t{1} << (4 * kLookbackTileLevels);
 constexpr uint64_t kLookbackMaxTiles = 16;
+// Chunks are nodes of level 1 to 4 (kernels/chunk.glsl).
+constexpr uint32_t kMaxChunkLevels = 4;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
@@ -240,18 +242,20 @@ class Planner {
     // Lines of up to 16 tiles: one pass, with look-back if there are more
     // tiles than one.
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
+    // A whole line per invocation, when that keeps the device busy: one
+    // pass without scratch, up to a level-4 node (4096 node iterations).
+    bool wholeLines = invocationsPerChunk >= tuning_.chunkTargetInvocations &&
+                      p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
-    if (onePass && tiles > 1) {
+    if (onePass && tiles > 1 && !wholeLines) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
     }
-    // One pass when a whole line per invocation keeps the device busy;
-    // otherwise the largest chunk that does.
+    // Otherwise the largest chunk (up to a level-3 node) that keeps it busy.
     uint32_t levels = 3;
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
-    if (p.axisLen <= (uint64_t{1} << 12) &&
-        (onePass || small || invocationsPerChunk >= tuning_.chunkTargetInvocations)) {
+    if (wholeLines || (p.axisLen <= (uint64_t{1} << 12) && (onePass || small))) {
       levels = 1;
       while ((uint64_t{1} << (4 * levels)) < p.axisLen) ++levels;
     } else {

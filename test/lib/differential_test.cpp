@@ -248,6 +248,46 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
   }
 }
 
+// Lines of up to 65536 elements are walked whole, one invocation each (a
+// chunk of shape 4: carries of four levels), where there are enough lines
+// to keep the device busy. The threshold is lowered here so that small
+// tensors take the path on every device.
+TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode") {
+  for (test::Profile profile :
+       {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated}) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    const detail::Tuning saved = impl.tuning;
+    impl.tuning.chunkTargetInvocations = 1;
+    auto checkWhole = [&](const CumulativeSummationDesc& desc) {
+      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+      REQUIRE(plan.dispatches.size() == 1);
+      CHECK(plan.dispatches[0].params.shape == 4);
+      CHECK(plan.dispatches[0].params.chunksPerLine == 1);
+    };
+    for (DataType type : kTypes) {
+      uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+      // One element past a level-3 node, misaligned lines; a whole level-4
+      // node; interleaved columns with a partial last level-3 node.
+      CumulativeSummationDesc justOver = test::packedDesc(type, {5, 4097}, 1);
+      CumulativeSummationDesc full = test::packedDesc(type, {2, 65536}, 1);
+      CumulativeSummationDesc columns = test::packedDesc(type, {9000, 4 * vector}, 0);
+      for (const CumulativeSummationDesc& desc : {justOver, full, columns}) checkWhole(desc);
+      if (type == DataType::Float32) {
+        checkAllModes(justOver, 61, profile);
+        checkAllModes(columns, 62, profile);
+      } else {
+        checkAgainstReference(justOver, false, 63, profile);
+        columns.hasExclusiveSum = true;
+        columns.axisDirection = AxisDirection::Decreasing;
+        checkAgainstReference(columns, true, 64, profile);
+      }
+      full.axisDirection = AxisDirection::Decreasing;
+      checkAgainstReference(full, false, 65, profile);
+    }
+    impl.tuning = saved;
+  }
+}
+
 TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
   std::mt19937_64 rng(20261122);
   const int cases = 300;

@@ -77,7 +77,7 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
         CHECK(uint64_t{p.chunksPerLine} * tile >= p.axisLen);
       }
     } else {
-      CHECK((p.shape >= 1 && p.shape <= 3));
+      CHECK((p.shape >= 1 && p.shape <= 4));
       uint64_t chunk = uint64_t{1} << (4 * p.shape);
       CHECK(uint64_t{p.chunksPerLine} * chunk >= p.axisLen);
       CHECK(uint64_t{p.chunksPerLine - 1} * chunk < p.axisLen);
@@ -247,13 +247,40 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   // three passes.
   for (const auto& [sizes, axis, device] :
        {std::tuple<std::vector<uint32_t>, uint32_t, DeviceClass>{{65537}, 0, lavapipe},
-        {{257, 65536}, 1, lavapipe},
+        {{16, 65537}, 1, lavapipe},
         {{3, 9000, 16}, 1, lavapipe},
         {{5, 6000}, 1, kDevices[4]}}) {
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, axis), device);
     CHECK(plan.dispatches.size() >= 3);
     for (const Dispatch& d : plan.dispatches) CHECK(d.pipeline.stage != Stage::ChunkLookback);
   }
+}
+
+TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one pass") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto wholeLines = [](const Plan& plan, Stage stage, uint32_t shape) {
+    REQUIRE(plan.dispatches.size() == 1);
+    const Dispatch& d = plan.dispatches[0];
+    CHECK(d.pipeline.stage == stage);
+    CHECK(d.params.shape == shape);
+    CHECK(d.params.chunksPerLine == 1);
+    CHECK(plan.scratchBytes == 0);
+  };
+  // 256 invocations (Tuning::chunkTargetInvocations on CPU devices).
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {256, 4097}, 1), lavapipe),
+             Stage::ChunkScan, 4);
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {257, 65536}, 1), lavapipe),
+             Stage::ChunkScan, 4);
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::UInt64, {300, 4096}, 1), lavapipe),
+             Stage::ChunkScan, 3);
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
+             Stage::ChunkScanInterleaved, 4);
+  // Fewer lines take the look-back pass; longer ones chunks.
+  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {255, 4097}, 1), lavapipe);
+  REQUIRE(few.dispatches.size() == 1);
+  CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+  Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
+  CHECK(longer.dispatches.size() >= 3);
 }
 
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
