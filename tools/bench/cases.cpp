@@ -91,6 +91,14 @@ std::vector<Case> caseMatrix(bool quick) {
       {"square_excl_dec", T::Float32, {n4k, n4k}, 1, true, true},
       {"inplace_16m", T::Float32, {quick ? 1u << 18 : m16}, 0, false, false, true},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
+      // Beyond the matrix: shapes next to it that used to fall off a
+      // cliff (rows just over 4096, lines misaligned for vectors, columns of
+      // other types, an inner extent that interleaves no vector).
+      {"rows_4100", T::Float32, {n4k, 4100}, 1},
+      {"rows_misaligned", T::Float32, {n4k, 4097}, 1},
+      {"columns_odd", T::Float32, {n4k, n4k - 1}, 0},
+      {"columns_u64", T::UInt64, {n4k, n4k}, 0},
+      {"columns_f16", T::Float16, {n4k, n4k}, 0},
   };
   return cases;
 }
