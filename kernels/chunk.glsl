@@ -8,10 +8,10 @@
 // Two layouts (build-time define):
 // - plain: one invocation, one line; with kVectorLoads the axis is
 //   contiguous and a node is loaded as NODE_VECS vectors.
-// - VKSCAN_INTERLEAVED: one invocation, VEC_N adjacent lines (an inner
+// - VKSCAN_INTERLEAVED: one invocation, LANE_N adjacent lines (an inner
 //   dimension of stride 1); every access is one vector holding the same
-//   element of each line, so each component runs its own line's canonical
-//   order. The host then counts lines in groups of VEC_N.
+//   element of VEC_N lines, so each component runs its own line's canonical
+//   order. The host then counts lines in groups of LANE_N.
 //
 // Aux is laid out [chunk][line], so that neighbouring invocations touch
 // neighbouring totals.

@@ -1,6 +1,6 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// Chunk, reduce stage: sums one chunk of one line (or of VEC_N interleaved
+// Chunk, reduce stage: sums one chunk of one line (or of LANE_N interleaved
 // lines) in the canonical order and writes the chunk total to aux.
 #include "common.glsl"
 #include "chunk.glsl"

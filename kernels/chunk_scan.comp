@@ -1,6 +1,6 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// Chunk, scan stage: walks one chunk of one line (or of VEC_N interleaved
+// Chunk, scan stage: walks one chunk of one line (or of LANE_N interleaved
 // lines), adding the chunk's carry from aux, and writes the output.
 #include "common.glsl"
 #include "chunk.glsl"

@@ -19,9 +19,10 @@ struct Tuning {
   // canonical order, which is why nothing in between is offered.
   uint32_t rowsWorkgroupSize;
   uint32_t chunkWorkgroupSize;
-  // Chunk kernels use one pass (a whole line per invocation) when that gives
-  // at least this many invocations, else shrink chunks (16^3 -> 16^2 -> 16)
-  // until it does, at the price of a reduce and a carry pass.
+  // Chunk kernels use one pass (a whole line of up to 16^4 elements per
+  // invocation) when that gives at least this many invocations, else (past
+  // the look-back pass's reach) shrink chunks (16^3 -> 16^2 -> 16) until it
+  // does, at the price of a reduce and a carry pass.
   uint64_t chunkTargetInvocations;
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.
