@@ -134,9 +134,12 @@ void checkPlan(const CumulativeSummationDesc& desc, const Plan& plan, const Plan
       EXPECT(groups * wg <= (uint64_t{1} << 32));
       EXPECT(lines * chunks < (uint64_t{1} << 32));
       EXPECT(groups * wg >= lines * chunks);
-      EXPECT(p.shape >= 1 && p.shape <= 3);
+      EXPECT(p.shape >= 1 && p.shape <= 4);
       EXPECT(chunks << (4 * p.shape) >= p.axisLen);
-      if (isInterleaved(stage)) lanes = vectorElements(d.pipeline.type);
+      if (isInterleaved(stage)) {
+        EXPECT(d.pipeline.laneVectors == 1 || d.pipeline.laneVectors == 4);
+        lanes = vectorElements(d.pipeline.type) * d.pipeline.laneVectors;
+      }
     } else {
       EXPECT(wg == 16 || wg == 256);
       EXPECT((uint64_t{1} << p.shape) <= wg);
@@ -199,13 +202,13 @@ void checkPlan(const CumulativeSummationDesc& desc, const Plan& plan, const Plan
       EXPECT(isReduce(stage) || aligned(d.outByteOffset, p.outAxisStride));
     }
     if (isInterleaved(stage)) {
-      EXPECT(p.inAxisStride % lanes == 0);
-      EXPECT(static_cast<int64_t>(d.inByteOffset / size) % lanes == 0);
-      for (int i = 0; i < 3; ++i) EXPECT(p.lineSize[i] == 1 || p.inLineStride[i] % lanes == 0);
+      EXPECT(p.inAxisStride % vector == 0);
+      EXPECT(static_cast<int64_t>(d.inByteOffset / size) % vector == 0);
+      for (int i = 0; i < 3; ++i) EXPECT(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0);
       if (!isReduce(stage)) {
-        EXPECT(p.outAxisStride % lanes == 0);
-        EXPECT(static_cast<int64_t>(d.outByteOffset / size) % lanes == 0);
-        for (int i = 0; i < 3; ++i) EXPECT(p.lineSize[i] == 1 || p.outLineStride[i] % lanes == 0);
+        EXPECT(p.outAxisStride % vector == 0);
+        EXPECT(static_cast<int64_t>(d.outByteOffset / size) % vector == 0);
+        for (int i = 0; i < 3; ++i) EXPECT(p.lineSize[i] == 1 || p.outLineStride[i] % vector == 0);
       }
     }
   }
