@@ -229,7 +229,7 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
   std::fprintf(stderr,
                "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
                "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
-               "%u\ntuning: rows %d rowsWG %u chunkWG %u target %llu small %llu\n",
+               "%u\ntuning: rows %d rowsWG %u chunkWG %u target %llu whole %llu small %llu\n",
                static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
                list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
                list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
@@ -237,6 +237,7 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
                limits.maxWorkgroupInvocations, limits.maxWorkgroupCountX, limits.maxWorkgroupCountY,
                tuning.rowsForContiguousAxes, tuning.rowsWorkgroupSize, tuning.chunkWorkgroupSize,
                static_cast<unsigned long long>(tuning.chunkTargetInvocations),
+               static_cast<unsigned long long>(tuning.wholeLineInvocations),
                static_cast<unsigned long long>(tuning.chunkSmallProblem));
 }
 
@@ -274,13 +275,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
       data.ConsumeBool() ? 65535 : data.ConsumeIntegralInRange<uint32_t>(65535, UINT32_MAX);
   limits.maxWorkgroupCountY =
       data.ConsumeBool() ? 65535 : data.ConsumeIntegralInRange<uint32_t>(65535, UINT32_MAX);
-  Tuning tuning =
-      tuningFor(data.ConsumeBool(), limits.subgroupSize, limits.maxWorkgroupInvocations);
+  bool cpuLike = data.ConsumeBool();
+  Tuning tuning;
   if (data.ConsumeBool()) {
     // Speed-only knobs: any value must still give a valid plan.
+    tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, 0);
     tuning.rowsForContiguousAxes = data.ConsumeBool();
     tuning.chunkTargetInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
     tuning.chunkSmallProblem = data.ConsumeIntegralInRange<uint64_t>(0, uint64_t{1} << 24);
+    tuning.wholeLineInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
+  } else {
+    tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations,
+                       data.ConsumeIntegralInRange<uint32_t>(0, 256));
   }
 
   if (std::getenv("FUZZ_PLAN_PRINT") != nullptr) printCase(desc, limits, tuning);

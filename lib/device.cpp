@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "device_impl.hpp"
@@ -224,8 +225,11 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
 void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   volkLoadDeviceTable(&impl.vk, impl.device);
   const DeviceCapabilities& caps = impl.capabilities;
-  impl.tuning = detail::tuningFor(caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU, caps.subgroupSize,
-                                  caps.maxComputeWorkGroupInvocations);
+  // A CPU device runs workgroups on the host's cores (lavapipe: a worker
+  // thread per core, unless told otherwise).
+  impl.tuning =
+      detail::tuningFor(caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU, caps.subgroupSize,
+                        caps.maxComputeWorkGroupInvocations, std::thread::hardware_concurrency());
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (impl.capabilities.maxPushConstantsSize < sizeof(detail::ScanParams)) {
     throw Unsupported(

@@ -244,7 +244,7 @@ class Planner {
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
     // A whole line per invocation, when that keeps the device busy: one
     // pass without scratch, up to a level-4 node (4096 node iterations).
-    bool wholeLines = invocationsPerChunk >= tuning_.chunkTargetInvocations &&
+    bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
                       p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;

@@ -3,6 +3,7 @@
 // run the suite under each.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace vkscan::detail {
@@ -19,11 +20,19 @@ struct Tuning {
   // canonical order, which is why nothing in between is offered.
   uint32_t rowsWorkgroupSize;
   uint32_t chunkWorkgroupSize;
-  // Chunk kernels use one pass (a whole line of up to 16^4 elements per
-  // invocation) when that gives at least this many invocations, else (past
-  // the look-back pass's reach) shrink chunks (16^3 -> 16^2 -> 16) until it
-  // does, at the price of a reduce and a carry pass.
+  // Chunk kernels (past the look-back pass's reach) shrink chunks
+  // (16^3 -> 16^2 -> 16) until a pass has at least this many invocations,
+  // at the price of a reduce and a carry pass.
   uint64_t chunkTargetInvocations;
+  // ... but walk lines of up to 16^4 elements whole (an invocation each, one
+  // pass, no scratch) from this many invocations on: a line walked whole is read
+  // once, where chunks read it twice (reduce, then scan) and add two
+  // dispatches. On a CPU device two subgroups per worker thread already keep
+  // every core busy. Measured on lavapipe, 2 cores, 32 against 256:
+  // [64, 65536, 4] along axis 1 went from 0.69 of the copy roof to 1.0-1.07,
+  // [4096, 1024] along axis 0 from 0.28-0.31 to 0.48-0.51, and [64, 50257]
+  // along axis 1 (the look-back pass before) from 0.58-0.60 to 0.80-0.83.
+  uint64_t wholeLineInvocations;
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.
   uint64_t chunkSmallProblem;
@@ -54,8 +63,11 @@ struct Tuning {
   uint64_t chunkTouchAheadStrideBytes;
 };
 
-// `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU).
-inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
+// `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU);
+// `cpuThreads`: the worker threads it runs workgroups on (0: unknown; GPUs
+// ignore it).
+inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
+                        uint32_t cpuThreads) {
   Tuning tuning{};
   tuning.rowsForContiguousAxes = !cpuLike;
   tuning.rowsWorkgroupSize = maxWorkgroupInvocations >= 256 ? 256 : 16;
@@ -64,6 +76,10 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   // A CPU device needs a few invocations per SIMD lane of each core; a GPU
   // needs tens of thousands in flight.
   tuning.chunkTargetInvocations = cpuLike ? 256 : (uint64_t{1} << 16);
+  uint64_t twoSubgroupsPerThread = uint64_t{2} * cpuThreads * std::max<uint32_t>(subgroupSize, 1);
+  tuning.wholeLineInvocations = cpuLike && cpuThreads != 0
+                                    ? std::min(tuning.chunkTargetInvocations, twoSubgroupsPerThread)
+                                    : tuning.chunkTargetInvocations;
   tuning.chunkSmallProblem = uint64_t{1} << 14;
   tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 24 : 0;
   tuning.lookbackPolls = 256;

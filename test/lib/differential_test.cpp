@@ -138,14 +138,23 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
 // of times); the pass now runs a subgroup per workgroup. With many tiles, as
 // the planner then chose 32-invocation workgroups (the size limit raised in
 // case a tuning lowers it).
+// Many lines would be walked whole by default: the threshold is raised.
 TEST_CASE("single pass with look-back: many tiles") {
   for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
-    detail::Tuning& tuning = detail::DeviceAccess::impl(test::testDevice(profile)).tuning;
-    const detail::Tuning saved = tuning;
-    tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
-    checkAllModes(test::packedDesc(DataType::Float32, {16, 65536}, 1), 36, profile);
-    checkAgainstReference(test::packedDesc(DataType::Int32, {300, 8192}, 1), false, 37, profile);
-    tuning = saved;
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    const detail::Tuning saved = impl.tuning;
+    impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
+    impl.tuning.wholeLineInvocations = UINT64_MAX;
+    const CumulativeSummationDesc few = test::packedDesc(DataType::Float32, {16, 65536}, 1);
+    const CumulativeSummationDesc many = test::packedDesc(DataType::Int32, {300, 8192}, 1);
+    for (const CumulativeSummationDesc& desc : {few, many}) {
+      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+      REQUIRE(plan.dispatches.size() == 1);
+      CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
+    }
+    checkAllModes(few, 36, profile);
+    checkAgainstReference(many, false, 37, profile);
+    impl.tuning = saved;
   }
 }
 
@@ -264,7 +273,7 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
        {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated}) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     const detail::Tuning saved = impl.tuning;
-    impl.tuning.chunkTargetInvocations = 1;
+    impl.tuning.wholeLineInvocations = 1;
     auto checkWhole = [&](const CumulativeSummationDesc& desc) {
       detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
       REQUIRE(plan.dispatches.size() == 1);

@@ -23,13 +23,19 @@ struct DeviceClass {
   bool cpuLike;
   uint32_t subgroupSize;
   uint32_t maxInvocations;
+  uint32_t cpuThreads;  // 0 for GPUs
 };
 
 const DeviceClass kDevices[] = {
-    {"lavapipe", true, 8, 1024}, {"lavapipe-4", true, 4, 1024}, {"single-lane", true, 1, 128},
-    {"mobile", false, 16, 128},  {"nvidia", false, 32, 1024},   {"amd", false, 64, 1024},
-    {"wide", false, 128, 1024},  {"tiny-gpu", false, 4, 128},
+    {"lavapipe", true, 8, 1024, 2},   {"lavapipe-4", true, 4, 1024, 2},
+    {"single-lane", true, 1, 128, 1}, {"mobile", false, 16, 128, 0},
+    {"nvidia", false, 32, 1024, 0},   {"amd", false, 64, 1024, 0},
+    {"wide", false, 128, 1024, 0},    {"tiny-gpu", false, 4, 128, 0},
 };
+
+Tuning tuningOf(const DeviceClass& device) {
+  return tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations, device.cpuThreads);
+}
 
 bool isScan(Stage stage) {
   return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
@@ -139,8 +145,7 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
 
 Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device) {
   PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
-  return makePlan(normalize(desc), limits,
-                  tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations));
+  return makePlan(normalize(desc), limits, tuningOf(device));
 }
 
 }  // namespace
@@ -236,9 +241,14 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkScan);
   CHECK(few.dispatches[0].pipeline.workgroupSize == lavapipe.subgroupSize);
   CHECK(few.scratchBytes == 0);
-  // The look-back pass runs a subgroup per workgroup (see plan.cpp).
+  // The look-back pass runs a subgroup per workgroup (see plan.cpp), also
+  // with many lines (which whole-line walks would take by default).
   for (const DeviceClass& device : {kDevices[0], kDevices[1], kDevices[2]}) {
-    Plan many = planFor(vkscan::test::packedDesc(DataType::Float32, {32, 8192}, 1), device);
+    PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
+    Tuning tuning = tuningOf(device);
+    tuning.wholeLineInvocations = UINT64_MAX;
+    Plan many = makePlan(normalize(vkscan::test::packedDesc(DataType::Float32, {32, 8192}, 1)),
+                         limits, tuning);
     REQUIRE(many.dispatches.size() == 1);
     CHECK(many.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     CHECK(many.dispatches[0].pipeline.workgroupSize == std::max(1u, device.subgroupSize));
@@ -266,21 +276,37 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
     CHECK(d.params.chunksPerLine == 1);
     CHECK(plan.scratchBytes == 0);
   };
-  // 256 invocations (Tuning::chunkTargetInvocations on CPU devices).
-  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {256, 4097}, 1), lavapipe),
+  // 32 invocations: two subgroups for each of the class's two worker threads
+  // (Tuning::wholeLineInvocations).
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {32, 4097}, 1), lavapipe),
              Stage::ChunkScan, 4);
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 50257}, 1), lavapipe),
+             Stage::ChunkScan, 4);
+  // Lines interleaved in groups: 256 groups of 4 lines, 32 groups of 16.
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1), lavapipe),
+             Stage::ChunkScanInterleaved, 4);
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 512}, 0), lavapipe),
+             Stage::ChunkScanInterleaved, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {257, 65536}, 1), lavapipe),
              Stage::ChunkScan, 4);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::UInt64, {300, 4096}, 1), lavapipe),
              Stage::ChunkScan, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
              Stage::ChunkScanInterleaved, 4);
-  // Fewer lines take the look-back pass; longer ones chunks.
-  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {255, 4097}, 1), lavapipe);
+  // Fewer lines take the look-back pass, or chunks; longer ones chunks.
+  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {31, 4097}, 1), lavapipe);
   REQUIRE(few.dispatches.size() == 1);
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+  CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 496}, 0), lavapipe)
+            .dispatches.size() >= 3);
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
   CHECK(longer.dispatches.size() >= 3);
+  // The threshold follows the worker threads, up to chunkTargetInvocations.
+  CHECK(tuningFor(true, 8, 1024, 2).wholeLineInvocations == 32);
+  CHECK(tuningFor(true, 8, 1024, 64).wholeLineInvocations == 256);
+  CHECK(tuningFor(true, 8, 1024, 0).wholeLineInvocations == 256);
+  CHECK(tuningFor(true, 1, 128, 1).wholeLineInvocations == 2);
+  CHECK(tuningFor(false, 32, 1024, 2).wholeLineInvocations == uint64_t{1} << 16);
 }
 
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
@@ -337,7 +363,7 @@ TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 K
   // Lines too narrow to interleave read every row's element anyway.
   CHECK(!touches(DataType::Float32, {4096, 4095}, 0, lavapipe));
   // Reduce and scan passes both touch.
-  Plan chunked = planFor(vkscan::test::packedDesc(DataType::Float32, {16384, 1024}, 0), lavapipe);
+  Plan chunked = planFor(vkscan::test::packedDesc(DataType::Float32, {65537, 1024}, 0), lavapipe);
   REQUIRE(chunked.dispatches.size() >= 3);
   CHECK(chunked.dispatches.front().pipeline.stage == Stage::ChunkReduceInterleaved);
   CHECK(chunked.dispatches.front().pipeline.touchAhead);
@@ -359,8 +385,7 @@ TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and t
   auto plan = [](const CumulativeSummationDesc& desc, const DeviceClass& device, bool push,
                  uint64_t range) {
     PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535, push, range, 64};
-    return makePlan(normalize(desc), limits,
-                    tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations));
+    return makePlan(normalize(desc), limits, tuningOf(device));
   };
   auto storageBuffers = [](const Plan& p) {
     size_t count = 0;

@@ -66,13 +66,14 @@ Device makeDevice(Profile profile) {
       break;
     case Profile::GpuTuning:
     case Profile::EmulatedGpuTuning:
-      tuning = detail::tuningFor(false, 32, 1024);
+      tuning = detail::tuningFor(false, 32, 1024, 0);
       break;
     case Profile::SmallWorkgroups:
-      tuning = detail::tuningFor(false, 4, 128);
+      tuning = detail::tuningFor(false, 4, 128, 0);
       break;
     case Profile::ManyPasses:
       tuning.chunkTargetInvocations = UINT64_MAX;
+      tuning.wholeLineInvocations = UINT64_MAX;
       tuning.chunkSmallProblem = 0;
       tuning.chunkLookbackMaxElements = 0;
       break;

@@ -213,7 +213,7 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
   original = impl.vk;
   hookedDevice = impl.device;
   const detail::Tuning native = impl.tuning;
-  const detail::Tuning gpu = detail::tuningFor(false, 32, 1024);
+  const detail::Tuning gpu = detail::tuningFor(false, 32, 1024, 0);
   int dispatches = 0, conflicts = 0, fills = 0;
   for (const detail::Tuning& tuning : {native, gpu}) {
     impl.tuning = tuning;

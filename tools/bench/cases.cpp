@@ -93,12 +93,15 @@ std::vector<Case> caseMatrix(bool quick) {
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Beyond the matrix: shapes next to it that used to fall off a
       // cliff (rows just over 4096, lines misaligned for vectors, columns of
-      // other types, an inner extent that interleaves no vector).
+      // other types, an inner extent that interleaves no vector, fewer lines
+      // than 256 or lane groups that are not 4096 elements short).
       {"rows_4100", T::Float32, {n4k, 4100}, 1},
       {"rows_misaligned", T::Float32, {n4k, 4097}, 1},
       {"columns_odd", T::Float32, {n4k, n4k - 1}, 0},
       {"columns_u64", T::UInt64, {n4k, n4k}, 0},
       {"columns_f16", T::Float16, {n4k, n4k}, 0},
+      {"columns_1024", T::Float32, {n4k, quick ? 128u : 1024u}, 0},
+      {"rows_64x50257", T::Float32, {64, quick ? 1025u : 50257u}, 1},
   };
   return cases;
 }
