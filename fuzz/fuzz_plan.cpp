@@ -1,11 +1,11 @@
 // libFuzzer target: descriptor validation and planning, without a device.
-// Random ranks, sizes, strides, axes, types, directions and device limits go
-// through detail::normalize() and detail::makePlan(); both may reject with
-// InvalidArgument, anything else is a bug. Every plan is then checked
-// against what the kernels assume (kernels/*.glsl): workgroup counts within
-// the limits, 32-bit invocation indices that cannot wrap, every line and
-// element covered, and every address a dispatch can touch inside its
-// binding (input, output or scratch).
+// Random ranks, sizes, strides, axes, types, directions, device limits and
+// tunings go through detail::normalize() and detail::makePlan(); both may
+// reject with InvalidArgument, anything else is a bug. Every plan is then
+// checked against what the kernels assume (test/lib/plan_invariants.hpp,
+// the plan tests' own checks): workgroup counts within the limits, 32-bit
+// invocation indices that cannot wrap, every line and element covered, and
+// every address a dispatch can touch inside its binding.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -16,20 +16,13 @@
 #include <vector>
 
 #include "plan.hpp"
+#include "plan_invariants.hpp"
 #include "problem.hpp"
 
 using namespace vkscan;
 using namespace vkscan::detail;
 
 namespace {
-
-[[noreturn]] void fail(const char* what, size_t dispatch) {
-  std::fprintf(stderr, "fuzz_plan: invariant broken in dispatch %zu: %s\n", dispatch, what);
-  std::abort();
-}
-
-#define EXPECT(condition) \
-  if (!(condition)) fail(#condition, index)
 
 uint32_t pickSize(FuzzedDataProvider& data) {
   switch (data.ConsumeIntegralInRange<int>(0, 7)) {
@@ -78,144 +71,6 @@ void pickStrides(FuzzedDataProvider& data, TensorDesc& tensor) {
       }
       return;
   }
-}
-
-// Lowest and highest element offset (from the dispatch's base) that
-// `lineSize`, the line strides and the axis can reach.
-void extent(const ScanParams& p, bool input, int64_t lanes, int64_t& low, int64_t& high) {
-  low = 0;
-  high = lanes - 1;
-  auto add = [&](int64_t count, int64_t stride) {
-    int64_t reach = (count - 1) * stride;
-    (reach < 0 ? low : high) += reach;
-  };
-  add(p.axisLen, input ? p.inAxisStride : p.outAxisStride);
-  for (int i = 0; i < 3; ++i) add(p.lineSize[i], input ? p.inLineStride[i] : p.outLineStride[i]);
-}
-
-bool isChunk(Stage stage) {
-  return stage != Stage::RowsReduce && stage != Stage::RowsScan;
-}
-bool isInterleaved(Stage stage) {
-  return stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
-}
-bool isReduce(Stage stage) {
-  return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
-         stage == Stage::ChunkReduceInterleaved;
-}
-int64_t vectorElements(DataType type) {
-  return dataTypeSize(type) == 8 ? 2 : 4;
-}
-
-void checkPlan(const CumulativeSummationDesc& desc, const Plan& plan, const PlanLimits& limits) {
-  for (size_t index = 0; index < plan.dispatches.size(); ++index) {
-    const Dispatch& d = plan.dispatches[index];
-    const ScanParams& p = d.params;
-    Stage stage = d.pipeline.stage;
-    uint64_t wg = d.pipeline.workgroupSize;
-    uint64_t groups = uint64_t{d.groupsX} * d.groupsY;
-    uint64_t chunks = p.chunksPerLine;
-    uint64_t lines = p.lineCount;
-    int64_t size = static_cast<int64_t>(dataTypeSize(d.pipeline.type));
-    int64_t accSize = static_cast<int64_t>(dataTypeSize(accumulationType(d.pipeline.type)));
-
-    EXPECT(d.groupsX >= 1 && d.groupsX <= limits.maxWorkgroupCountX);
-    EXPECT(d.groupsY >= 1 && d.groupsY <= limits.maxWorkgroupCountY);
-    EXPECT(p.groupsX == d.groupsX);
-    EXPECT(wg >= 1 && wg <= limits.maxWorkgroupInvocations);
-    EXPECT(groups <= (uint64_t{1} << 32));  // flatWorkgroupIndex() is a uint
-    EXPECT(lines >= 1 && chunks >= 1 && p.axisLen >= 1);
-    EXPECT(uint64_t{p.lineSize[0]} * p.lineSize[1] * p.lineSize[2] == lines);
-
-    int64_t lanes = 1;
-    if (isChunk(stage)) {
-      // gid = flatWorkgroupIndex() * wg + local id, and gid < lineCount * chunksPerLine,
-      // both in 32 bits.
-      EXPECT(groups * wg <= (uint64_t{1} << 32));
-      EXPECT(lines * chunks < (uint64_t{1} << 32));
-      EXPECT(groups * wg >= lines * chunks);
-      EXPECT(p.shape >= 1 && p.shape <= 4);
-      EXPECT(chunks << (4 * p.shape) >= p.axisLen);
-      if (isInterleaved(stage)) {
-        EXPECT(d.pipeline.laneVectors == 1 || d.pipeline.laneVectors == 4);
-        lanes = vectorElements(d.pipeline.type) * d.pipeline.laneVectors;
-      }
-    } else {
-      EXPECT(wg == 16 || wg == 256);
-      EXPECT((uint64_t{1} << p.shape) <= wg);
-      uint64_t linesPerGroup = wg >> p.shape;
-      EXPECT(groups >= chunks);
-      EXPECT(((groups - 1) / chunks + 1) * linesPerGroup >= lines);
-      if (chunks == 1) {
-        EXPECT((uint64_t{16} << p.shape) >= p.axisLen);
-      } else {
-        EXPECT((uint64_t{1} << p.shape) == wg);
-        EXPECT(chunks * wg * 16 >= p.axisLen);
-      }
-    }
-
-    // Every address inside its binding.
-    auto checkRange = [&](BufferRole role, uint64_t byteOffset, bool input) {
-      EXPECT(role != BufferRole::None);
-      EXPECT(byteOffset % size == 0);
-      int64_t low, high;
-      extent(p, input, lanes, low, high);
-      int64_t first = static_cast<int64_t>(byteOffset / size) + low;
-      int64_t end = static_cast<int64_t>(byteOffset / size) + high + 1;
-      uint64_t bound = role == BufferRole::Input    ? desc.input.totalBytes()
-                       : role == BufferRole::Output ? desc.output.totalBytes()
-                                                    : plan.scratchBytes;
-      EXPECT(first >= 0);
-      EXPECT(static_cast<uint64_t>(end * size) <= bound);
-      if (role == BufferRole::Scratch) EXPECT(d.pipeline.type == accumulationType(d.pipeline.type));
-    };
-    checkRange(d.in, d.inByteOffset, true);
-    EXPECT(d.in != BufferRole::Output);
-    if (isReduce(stage)) {
-      EXPECT(d.out == BufferRole::None);
-      EXPECT(d.hasAux);
-    } else {
-      checkRange(d.out, d.outByteOffset, false);
-      EXPECT(d.out != BufferRole::Input);
-    }
-    if (d.hasAux) {
-      EXPECT(chunks > 1);
-      EXPECT(d.auxByteOffset % 16 == 0);
-      EXPECT(d.auxByteOffset + lines * chunks * lanes * accSize <= plan.scratchBytes);
-    }
-
-    // Vector accesses: aligned, given bindings aligned to 16 bytes.
-    int64_t vector = vectorElements(d.pipeline.type);
-    auto aligned = [&](uint64_t byteOffset, int64_t axisStride) {
-      int64_t start = static_cast<int64_t>(byteOffset) / size;
-      return axisStride > 0 ? start % vector == 0 : (start + 1) % vector == 0;
-    };
-    if (d.pipeline.vectorLoads) {
-      EXPECT(!isInterleaved(stage));
-      EXPECT(std::abs(p.inAxisStride) == 1);
-      EXPECT(isReduce(stage) || p.outAxisStride == p.inAxisStride);
-      for (int i = 0; i < 3; ++i) {
-        EXPECT(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0);
-        EXPECT(p.lineSize[i] == 1 || isReduce(stage) || p.outLineStride[i] % vector == 0);
-      }
-      EXPECT(aligned(d.inByteOffset, p.inAxisStride));
-      EXPECT(isReduce(stage) || aligned(d.outByteOffset, p.outAxisStride));
-    }
-    if (isInterleaved(stage)) {
-      EXPECT(p.inAxisStride % vector == 0);
-      EXPECT(static_cast<int64_t>(d.inByteOffset / size) % vector == 0);
-      for (int i = 0; i < 3; ++i) EXPECT(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0);
-      if (!isReduce(stage)) {
-        EXPECT(p.outAxisStride % vector == 0);
-        EXPECT(static_cast<int64_t>(d.outByteOffset / size) % vector == 0);
-        for (int i = 0; i < 3; ++i) EXPECT(p.lineSize[i] == 1 || p.outLineStride[i] % vector == 0);
-      }
-    }
-  }
-  size_t index = plan.dispatches.size();
-  EXPECT(plan.scratchBytes % 16 == 0);
-  uint64_t elements = desc.input.elementCount();
-  EXPECT((elements == 0) == plan.dispatches.empty());
 }
 
 // FUZZ_PLAN_PRINT=1 fuzz_plan <file> prints the case a file decodes to.
@@ -311,6 +166,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
   } catch (const InvalidArgument&) {
     return 0;
   }
-  checkPlan(desc, plan, limits);
+  std::vector<std::string> broken = vkscan::test::planViolations(desc, plan, limits);
+  if (!broken.empty()) {
+    for (const std::string& line : broken) std::fprintf(stderr, "fuzz_plan: %s\n", line.c_str());
+    std::abort();
+  }
   return 0;
 }

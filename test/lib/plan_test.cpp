@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "descriptors.hpp"
+#include "plan_invariants.hpp"
 #include "problem.hpp"
 
 using namespace vkscan;
@@ -37,110 +38,13 @@ Tuning tuningOf(const DeviceClass& device) {
   return tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations, device.cpuThreads);
 }
 
-bool isScan(Stage stage) {
-  return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-         stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkLookback;
-}
-
 // Invariants every plan must hold, whatever the device.
 void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
                      const PlanLimits& limits) {
-  uint64_t elements = desc.input.elementCount();
-  size_t accSize = dataTypeSize(accumulationType(desc.input.dataType));
-  REQUIRE(!plan.dispatches.empty());
-  CHECK(isScan(plan.dispatches.back().pipeline.stage));
-  CHECK(plan.dispatches.back().out == BufferRole::Output);
-  // Scratch is O(elements / 16): every level shrinks the data 16-fold at least.
-  CHECK(plan.scratchBytes <= elements * accSize / 15 + 64 * plan.dispatches.size());
-  for (const Dispatch& d : plan.dispatches) {
-    const ScanParams& p = d.params;
-    std::string stage = stageName(d.pipeline.stage);
-    CAPTURE(stage);
-    CHECK(d.groupsX >= 1);
-    CHECK(d.groupsY >= 1);
-    CHECK(d.groupsX <= limits.maxWorkgroupCountX);
-    CHECK(d.groupsY <= limits.maxWorkgroupCountY);
-    CHECK(d.params.groupsX == d.groupsX);
-    CHECK(d.pipeline.workgroupSize >= 1);
-    CHECK(d.pipeline.workgroupSize <= limits.maxWorkgroupInvocations);
-    uint64_t groups = uint64_t{d.groupsX} * d.groupsY;
-    CHECK(groups * d.pipeline.workgroupSize <= UINT32_MAX);
-    CHECK(uint64_t{p.lineSize[0]} * p.lineSize[1] * p.lineSize[2] == p.lineCount);
-    bool rows = d.pipeline.stage == Stage::RowsScan || d.pipeline.stage == Stage::RowsReduce;
-    if (rows) {
-      CHECK((d.pipeline.workgroupSize == 16 || d.pipeline.workgroupSize == 256));
-      uint64_t linesPerGroup = d.pipeline.workgroupSize >> p.shape;
-      CHECK(linesPerGroup >= 1);
-      uint64_t tile = uint64_t{d.pipeline.workgroupSize} * 16;
-      if (p.chunksPerLine == 1) {
-        CHECK(p.axisLen <= tile);
-        CHECK((uint64_t{1} << p.shape) * 16 >= p.axisLen);
-        CHECK((groups - d.groupsY) * linesPerGroup < p.lineCount);  // idle: only grid padding
-        CHECK(groups * linesPerGroup >= p.lineCount);
-      } else {
-        CHECK(linesPerGroup == 1);
-        CHECK(groups >= uint64_t{p.lineCount} * p.chunksPerLine);
-        CHECK(uint64_t{p.chunksPerLine} * tile >= p.axisLen);
-      }
-    } else {
-      CHECK((p.shape >= 1 && p.shape <= 4));
-      uint64_t chunk = uint64_t{1} << (4 * p.shape);
-      CHECK(uint64_t{p.chunksPerLine} * chunk >= p.axisLen);
-      CHECK(uint64_t{p.chunksPerLine - 1} * chunk < p.axisLen);
-      CHECK(groups * d.pipeline.workgroupSize >= uint64_t{p.lineCount} * p.chunksPerLine);
-      // Without the partial-node path compiled in, every node must be full;
-      // without the chunk decoding, a line is one chunk.
-      if (!d.pipeline.partialNodes) CHECK(p.axisLen % 16 == 0);
-      if (!d.pipeline.chunked) CHECK(p.chunksPerLine == 1);
-    }
-    // Line dimensions the kernel does not decode must be absent.
-    CHECK((d.pipeline.lineDims >= 1 && d.pipeline.lineDims <= 3));
-    if (d.pipeline.lineDims < 3) CHECK(p.lineSize[2] == 1);
-    if (d.pipeline.lineDims < 2) CHECK(p.lineSize[1] == 1);
-    // The kernels' vector path reads nodes forwards or, with reverse,
-    // backwards: the specialization must match the strides' sign.
-    if (d.pipeline.vectorLoads) {
-      CHECK(p.inAxisStride == p.outAxisStride);
-      CHECK(std::abs(p.inAxisStride) == 1);
-      CHECK(d.pipeline.reverse == (p.inAxisStride < 0));
-    } else {
-      CHECK(!d.pipeline.reverse);
-    }
-    // The look-back pass: one level-3 tile per invocation, at most 16 per
-    // line (the carry is then a serial sum of tile totals), and its aux of
-    // 2 x tiles values, all filled with the unpublished pattern before it.
-    if (d.pipeline.stage == Stage::ChunkLookback) {
-      uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
-      CHECK(p.shape == 3);
-      CHECK(p.chunksPerLine <= 16);
-      CHECK(d.hasAux);
-      CHECK(d.clearByteOffset == d.auxByteOffset);
-      CHECK(d.clearBytes == 2 * tiles * accSize);
-      CHECK(d.clearWord == kLookbackUnpublished);
-      CHECK(d.clearByteOffset + d.clearBytes <= plan.scratchBytes);
-      CHECK(!d.pipeline.inPlace);
-    } else {
-      CHECK(d.clearBytes == 0);
-    }
-    // Touching ahead is for interleaved walks only, and the flag that keeps
-    // the touched words alive must never be set (it stores them).
-    if (d.pipeline.touchAhead) {
-      CHECK((d.pipeline.stage == Stage::ChunkScanInterleaved ||
-             d.pipeline.stage == Stage::ChunkReduceInterleaved));
-    }
-    CHECK((p.flags & VKSCAN_FLAG_NEVER_SET) == 0);
-    if (d.hasAux) {
-      uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine;
-      if (d.pipeline.stage == Stage::ChunkScanInterleaved ||
-          d.pipeline.stage == Stage::ChunkReduceInterleaved) {
-        uint64_t vector = dataTypeSize(d.pipeline.type) == 8 ? 2 : 4;
-        auxElements *= vector * d.pipeline.laneVectors;
-      }
-      CHECK(d.auxByteOffset % 16 == 0);
-      CHECK(d.auxByteOffset + auxElements * dataTypeSize(accumulationType(d.pipeline.type)) <=
-            plan.scratchBytes);
-    }
-  }
+  std::vector<std::string> broken = vkscan::test::planViolations(desc, plan, limits);
+  std::string lines;
+  for (const std::string& line : broken) lines += line + "\n";
+  CHECK_MESSAGE(broken.empty(), lines);
 }
 
 Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device) {

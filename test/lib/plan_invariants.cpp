@@ -1,0 +1,281 @@
+#include "plan_invariants.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace vkscan::test {
+
+using detail::BufferRole;
+using detail::Dispatch;
+using detail::ScanParams;
+using detail::Stage;
+
+namespace {
+
+bool isScan(Stage stage) {
+  return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
+         stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkLookback;
+}
+bool isRows(Stage stage) {
+  return stage == Stage::RowsReduce || stage == Stage::RowsScan;
+}
+bool isInterleaved(Stage stage) {
+  return stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
+}
+bool isReduce(Stage stage) {
+  return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
+         stage == Stage::ChunkReduceInterleaved;
+}
+int64_t vectorElements(DataType type) {
+  return dataTypeSize(type) == 8 ? 2 : 4;
+}
+
+// Lowest and highest element offset (from the dispatch's base) that
+// `lineSize`, the line strides and the axis can reach, `lanes` adjacent
+// lines per line index.
+void extent(const ScanParams& p, bool input, int64_t lanes, int64_t& low, int64_t& high) {
+  low = 0;
+  high = lanes - 1;
+  auto add = [&](int64_t count, int64_t stride) {
+    int64_t reach = (count - 1) * stride;
+    (reach < 0 ? low : high) += reach;
+  };
+  add(p.axisLen, input ? p.inAxisStride : p.outAxisStride);
+  for (int i = 0; i < 3; ++i) add(p.lineSize[i], input ? p.inLineStride[i] : p.outLineStride[i]);
+}
+
+class Checker {
+ public:
+  Checker(const CumulativeSummationDesc& desc, const detail::Plan& plan,
+          const detail::PlanLimits& limits)
+      : desc_(desc), plan_(plan), limits_(limits) {}
+
+  std::vector<std::string> run() {
+    uint64_t elements = desc_.input.elementCount();
+    expect((elements == 0) == plan_.dispatches.empty(), "(elements == 0) == dispatches.empty()");
+    expect(plan_.scratchBytes % 16 == 0, "scratchBytes % 16 == 0");
+    if (plan_.dispatches.empty()) return broken_;
+    const Dispatch& last = plan_.dispatches.back();
+    expect(isScan(last.pipeline.stage), "the last dispatch scans");
+    expect(last.out == BufferRole::Output, "the last dispatch writes the output");
+    // Every level shrinks the data 16-fold at least.
+    uint64_t accSize = dataTypeSize(detail::accumulationType(desc_.input.dataType));
+    expect(plan_.scratchBytes <= elements * accSize / 15 + 64 * plan_.dispatches.size(),
+           "scratchBytes <= elements * accSize / 15 + 64 * dispatches");
+    for (size_t i = 0; i < plan_.dispatches.size(); ++i) {
+      where_ = "dispatch " + std::to_string(i) + " (" +
+               detail::stageName(plan_.dispatches[i].pipeline.stage) + "): ";
+      checkDispatch(plan_.dispatches[i]);
+    }
+    return broken_;
+  }
+
+ private:
+  void expect(bool condition, const char* what) {
+    if (!condition) broken_.push_back(where_ + what);
+  }
+
+  void checkDispatch(const Dispatch& d) {
+    const ScanParams& p = d.params;
+    Stage stage = d.pipeline.stage;
+    uint64_t wg = d.pipeline.workgroupSize;
+    uint64_t groups = uint64_t{d.groupsX} * d.groupsY;
+    uint64_t chunks = p.chunksPerLine;
+    uint64_t lines = p.lineCount;
+    expect(d.groupsX >= 1 && d.groupsX <= limits_.maxWorkgroupCountX, "groupsX within limits");
+    expect(d.groupsY >= 1 && d.groupsY <= limits_.maxWorkgroupCountY, "groupsY within limits");
+    expect(p.groupsX == d.groupsX, "params.groupsX == groupsX");
+    expect(wg >= 1 && wg <= limits_.maxWorkgroupInvocations, "workgroup size within limits");
+    expect(groups * wg <= UINT32_MAX, "invocations fit 32 bits");
+    expect(lines >= 1 && chunks >= 1 && p.axisLen >= 1, "lines, chunks and axis not empty");
+    expect(uint64_t{p.lineSize[0]} * p.lineSize[1] * p.lineSize[2] == lines,
+           "lineSize product == lineCount");
+    // Line dimensions the kernel does not decode must be absent.
+    expect(d.pipeline.lineDims >= 1 && d.pipeline.lineDims <= 3, "lineDims 1 to 3");
+    expect(d.pipeline.lineDims >= 3 || p.lineSize[2] == 1, "lineSize[2] == 1 below 3 dims");
+    expect(d.pipeline.lineDims >= 2 || p.lineSize[1] == 1, "lineSize[1] == 1 below 2 dims");
+    if (isRows(stage)) {
+      checkRows(d, groups);
+    } else {
+      checkChunks(d, groups);
+    }
+    checkBindings(d);
+    checkVectors(d);
+    checkLookback(d);
+    // Touching ahead is for interleaved walks only, and the flag that keeps
+    // the touched words alive must never be set (it stores them).
+    expect(!d.pipeline.touchAhead || isInterleaved(stage), "only interleaved walks touch ahead");
+    expect((p.flags & VKSCAN_FLAG_NEVER_SET) == 0, "the never-set flag is clear");
+  }
+
+  void checkRows(const Dispatch& d, uint64_t groups) {
+    const ScanParams& p = d.params;
+    uint64_t wg = d.pipeline.workgroupSize;
+    expect(wg == 16 || wg == 256, "rows workgroup of 16 or 256");
+    expect((uint64_t{1} << p.shape) <= wg, "rows segment within the workgroup");
+    uint64_t linesPerGroup = wg >> p.shape;
+    uint64_t tile = wg * 16;
+    if (p.chunksPerLine == 1) {
+      expect(p.axisLen <= tile, "a one-tile line fits the tile");
+      expect((uint64_t{16} << p.shape) >= p.axisLen, "the segment covers the line");
+      expect(groups * linesPerGroup >= p.lineCount, "every line has a segment");
+      expect((groups - d.groupsY) * linesPerGroup < p.lineCount, "idle groups: grid padding only");
+    } else {
+      expect(linesPerGroup == 1, "a tiled line fills the workgroup");
+      expect(groups >= uint64_t{p.lineCount} * p.chunksPerLine, "every tile has a workgroup");
+      expect(uint64_t{p.chunksPerLine} * tile >= p.axisLen, "the tiles cover the line");
+    }
+  }
+
+  void checkChunks(const Dispatch& d, uint64_t groups) {
+    const ScanParams& p = d.params;
+    uint64_t chunks = p.chunksPerLine;
+    // gid = flatWorkgroupIndex() * wg + local id < lineCount * chunksPerLine,
+    // all in 32 bits.
+    expect(uint64_t{p.lineCount} * chunks < (uint64_t{1} << 32), "lines * chunks fit 32 bits");
+    expect(groups * d.pipeline.workgroupSize >= uint64_t{p.lineCount} * chunks,
+           "every chunk has an invocation");
+    expect(p.shape >= 1 && p.shape <= 4, "chunk shape 1 to 4");
+    if (p.shape < 1 || p.shape > 4) return;
+    uint64_t chunk = uint64_t{1} << (4 * p.shape);
+    expect(chunks * chunk >= p.axisLen, "the chunks cover the line");
+    expect((chunks - 1) * chunk < p.axisLen, "no empty chunk");
+    // Without the partial-node path compiled in, every node must be full;
+    // without the chunk decoding, a line is one chunk.
+    expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
+    expect(d.pipeline.chunked || chunks == 1, "chunk decoding compiled in");
+    if (isInterleaved(d.pipeline.stage)) {
+      expect(d.pipeline.laneVectors == 1 || d.pipeline.laneVectors == 4, "laneVectors 1 or 4");
+    }
+  }
+
+  int64_t lanes(const Dispatch& d) const {
+    if (!isInterleaved(d.pipeline.stage)) return 1;
+    return vectorElements(d.pipeline.type) * d.pipeline.laneVectors;
+  }
+
+  // Every address inside its binding.
+  void checkRange(const Dispatch& d, BufferRole role, uint64_t byteOffset, bool input) {
+    int64_t size = static_cast<int64_t>(dataTypeSize(d.pipeline.type));
+    expect(role != BufferRole::None, "a bound tensor");
+    expect(byteOffset % size == 0, "offset a whole element");
+    int64_t low, high;
+    extent(d.params, input, lanes(d), low, high);
+    int64_t first = static_cast<int64_t>(byteOffset / size) + low;
+    int64_t end = static_cast<int64_t>(byteOffset / size) + high + 1;
+    uint64_t bound = role == BufferRole::Input    ? desc_.input.totalBytes()
+                     : role == BufferRole::Output ? desc_.output.totalBytes()
+                                                  : plan_.scratchBytes;
+    expect(first >= 0, input ? "input reach from 0" : "output reach from 0");
+    expect(static_cast<uint64_t>(end * size) <= bound,
+           input ? "input reach within its binding" : "output reach within its binding");
+    if (role == BufferRole::Scratch) {
+      expect(d.pipeline.type == detail::accumulationType(d.pipeline.type),
+             "scratch holds accumulators");
+    }
+  }
+
+  void checkBindings(const Dispatch& d) {
+    const ScanParams& p = d.params;
+    checkRange(d, d.in, d.inByteOffset, true);
+    expect(d.in != BufferRole::Output, "reads no output");
+    if (isReduce(d.pipeline.stage)) {
+      expect(d.out == BufferRole::None, "a reduce writes no tensor");
+      expect(d.hasAux, "a reduce writes aux");
+    } else {
+      checkRange(d, d.out, d.outByteOffset, false);
+      expect(d.out != BufferRole::Input, "writes no input");
+    }
+    if (d.hasAux) {
+      uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
+      uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine * lanes(d);
+      expect(p.chunksPerLine > 1, "aux only with chunks");
+      expect(d.auxByteOffset % 16 == 0, "aux aligned");
+      expect(d.auxByteOffset + auxElements * accSize <= plan_.scratchBytes, "aux within scratch");
+    }
+  }
+
+  // Vector accesses: aligned, given bindings aligned to 16 bytes; the vector
+  // path reads nodes forwards or, with reverse, backwards.
+  void checkVectors(const Dispatch& d) {
+    const ScanParams& p = d.params;
+    Stage stage = d.pipeline.stage;
+    int64_t size = static_cast<int64_t>(dataTypeSize(d.pipeline.type));
+    int64_t vector = vectorElements(d.pipeline.type);
+    auto aligned = [&](uint64_t byteOffset, int64_t axisStride) {
+      int64_t start = static_cast<int64_t>(byteOffset) / size;
+      return axisStride > 0 ? start % vector == 0 : (start + 1) % vector == 0;
+    };
+    if (d.pipeline.vectorLoads) {
+      expect(!isInterleaved(stage), "vector nodes are not interleaved");
+      expect(p.inAxisStride == p.outAxisStride, "vector nodes: equal axis strides");
+      expect(std::abs(p.inAxisStride) == 1, "vector nodes: a contiguous axis");
+      expect(d.pipeline.reverse == (p.inAxisStride < 0), "reverse matches the stride's sign");
+      for (int i = 0; i < 3; ++i) {
+        expect(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0, "input lines aligned");
+        expect(p.lineSize[i] == 1 || isReduce(stage) || p.outLineStride[i] % vector == 0,
+               "output lines aligned");
+      }
+      expect(aligned(d.inByteOffset, p.inAxisStride), "input vectors aligned");
+      expect(isReduce(stage) || aligned(d.outByteOffset, p.outAxisStride),
+             "output vectors aligned");
+    } else {
+      expect(!d.pipeline.reverse, "reverse only with vector nodes");
+    }
+    if (isInterleaved(stage)) {
+      expect(p.inAxisStride % vector == 0, "interleaved input rows aligned");
+      expect(static_cast<int64_t>(d.inByteOffset / size) % vector == 0,
+             "interleaved input base aligned");
+      for (int i = 0; i < 3; ++i) {
+        expect(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0,
+               "interleaved input lines aligned");
+      }
+      if (!isReduce(stage)) {
+        expect(p.outAxisStride % vector == 0, "interleaved output rows aligned");
+        expect(static_cast<int64_t>(d.outByteOffset / size) % vector == 0,
+               "interleaved output base aligned");
+        for (int i = 0; i < 3; ++i) {
+          expect(p.lineSize[i] == 1 || p.outLineStride[i] % vector == 0,
+                 "interleaved output lines aligned");
+        }
+      }
+    }
+  }
+
+  // The look-back pass: one level-3 tile per invocation, at most 16 per line
+  // (the carry is then a serial sum of tile totals), and its aux of
+  // 2 x tiles values, all filled with the unpublished pattern before it.
+  void checkLookback(const Dispatch& d) {
+    const ScanParams& p = d.params;
+    if (d.pipeline.stage != Stage::ChunkLookback) {
+      expect(d.clearBytes == 0, "only the look-back pass clears scratch");
+      return;
+    }
+    uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
+    uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
+    expect(p.shape == 3, "look-back tiles of 4096");
+    expect(p.chunksPerLine <= 16, "look-back lines of at most 16 tiles");
+    expect(d.hasAux, "look-back aux");
+    expect(d.clearByteOffset == d.auxByteOffset, "look-back clears its aux");
+    expect(d.clearBytes == 2 * tiles * accSize, "look-back clears two values per tile");
+    expect(d.clearWord == detail::kLookbackUnpublished, "look-back clears to unpublished");
+    expect(d.clearByteOffset + d.clearBytes <= plan_.scratchBytes, "look-back clear in scratch");
+    expect(!d.pipeline.inPlace, "in-place chosen at record time");
+  }
+
+  const CumulativeSummationDesc& desc_;
+  const detail::Plan& plan_;
+  const detail::PlanLimits& limits_;
+  std::string where_ = "plan: ";
+  std::vector<std::string> broken_;
+};
+
+}  // namespace
+
+std::vector<std::string> planViolations(const CumulativeSummationDesc& desc,
+                                        const detail::Plan& plan,
+                                        const detail::PlanLimits& limits) {
+  return Checker(desc, plan, limits).run();
+}
+
+}  // namespace vkscan::test
