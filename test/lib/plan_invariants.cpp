@@ -58,10 +58,13 @@ class Checker {
     const Dispatch& last = plan_.dispatches.back();
     expect(isScan(last.pipeline.stage), "the last dispatch scans");
     expect(last.out == BufferRole::Output, "the last dispatch writes the output");
-    // Every level shrinks the data 16-fold at least.
+    // Scratch O(elements / 16): a line of L elements split into chunks of
+    // c >= 16 has ceil(L / c) < 2 L / c of them, so each level holds at most
+    // an eighth of the values below it (the fuzzer found [33, 33, 33] along
+    // a strided axis, 3 chunks of 16 for 33 elements, above a fifteenth).
     uint64_t accSize = dataTypeSize(detail::accumulationType(desc_.input.dataType));
-    expect(plan_.scratchBytes <= elements * accSize / 15 + 64 * plan_.dispatches.size(),
-           "scratchBytes <= elements * accSize / 15 + 64 * dispatches");
+    expect(plan_.scratchBytes <= elements * accSize / 7 + 64 * plan_.dispatches.size(),
+           "scratchBytes <= elements * accSize / 7 + 64 * dispatches");
     for (size_t i = 0; i < plan_.dispatches.size(); ++i) {
       where_ = "dispatch " + std::to_string(i) + " (" +
                detail::stageName(plan_.dispatches[i].pipeline.stage) + "): ";
