@@ -75,7 +75,7 @@ class Checker {
   }
 
  private:
-  void expect(bool condition, const char* what) {
+  void expect(bool condition, const std::string& what) {
     if (!condition) broken_.push_back(where_ + what);
   }
 
@@ -226,23 +226,21 @@ class Checker {
     } else {
       expect(!d.pipeline.reverse, "reverse only with vector nodes");
     }
-    if (isInterleaved(stage)) {
-      expect(p.inAxisStride % vector == 0, "interleaved input rows aligned");
-      expect(static_cast<int64_t>(d.inByteOffset / size) % vector == 0,
-             "interleaved input base aligned");
+    // Interleaved lanes: every row of every line group starts a vector.
+    auto rowsAligned = [&](int64_t axisStride, uint64_t byteOffset, const int64_t* lineStrides,
+                           const std::string& tensor) {
+      expect(axisStride % vector == 0, "interleaved " + tensor + " rows aligned");
+      expect(static_cast<int64_t>(byteOffset / size) % vector == 0,
+             "interleaved " + tensor + " base aligned");
       for (int i = 0; i < 3; ++i) {
-        expect(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0,
-               "interleaved input lines aligned");
+        expect(p.lineSize[i] == 1 || lineStrides[i] % vector == 0,
+               "interleaved " + tensor + " lines aligned");
       }
-      if (!isReduce(stage)) {
-        expect(p.outAxisStride % vector == 0, "interleaved output rows aligned");
-        expect(static_cast<int64_t>(d.outByteOffset / size) % vector == 0,
-               "interleaved output base aligned");
-        for (int i = 0; i < 3; ++i) {
-          expect(p.lineSize[i] == 1 || p.outLineStride[i] % vector == 0,
-                 "interleaved output lines aligned");
-        }
-      }
+    };
+    if (isInterleaved(stage)) {
+      rowsAligned(p.inAxisStride, d.inByteOffset, p.inLineStride, "input");
+      if (!isReduce(stage))
+        rowsAligned(p.outAxisStride, d.outByteOffset, p.outLineStride, "output");
     }
   }
 
