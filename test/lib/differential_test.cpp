@@ -58,6 +58,11 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
 }
 
 // Every direction x exclusive combination, in place and not.
+// The plan the device's current tuning (as a test case set it) gives.
+detail::Plan planOn(const Device::Impl& impl, const CumulativeSummationDesc& desc) {
+  return detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+}
+
 void checkAllModes(CumulativeSummationDesc desc, uint64_t seed,
                    test::Profile profile = test::Profile::Native) {
   for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
@@ -148,7 +153,7 @@ TEST_CASE("single pass with look-back: many tiles") {
     const CumulativeSummationDesc few = test::packedDesc(DataType::Float32, {16, 65536}, 1);
     const CumulativeSummationDesc many = test::packedDesc(DataType::Int32, {300, 8192}, 1);
     for (const CumulativeSummationDesc& desc : {few, many}) {
-      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+      detail::Plan plan = planOn(impl, desc);
       REQUIRE(plan.dispatches.size() == 1);
       CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
     }
@@ -192,9 +197,7 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
   for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses,
                                 test::Profile::ManyPasses, test::Profile::Emulated}) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
-    auto planned = [&](const CumulativeSummationDesc& desc) {
-      return detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
-    };
+    auto planned = [&](const CumulativeSummationDesc& desc) { return planOn(impl, desc); };
     for (DataType type : kTypes) {
       bool emulatedType =
           type == DataType::Float16 || type == DataType::Int64 || type == DataType::UInt64;
@@ -229,7 +232,7 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
     const detail::Tuning saved = impl.tuning;
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkTouching = [&](const CumulativeSummationDesc& desc) {
-      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+      detail::Plan plan = planOn(impl, desc);
       CHECK(plan.dispatches.back().pipeline.touchAhead);
     };
     // Every type natively, one per element size through addresses; every
@@ -275,7 +278,7 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
     const detail::Tuning saved = impl.tuning;
     impl.tuning.wholeLineInvocations = 1;
     auto checkWhole = [&](const CumulativeSummationDesc& desc) {
-      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+      detail::Plan plan = planOn(impl, desc);
       REQUIRE(plan.dispatches.size() == 1);
       CHECK(plan.dispatches[0].params.shape == 4);
       CHECK(plan.dispatches[0].params.chunksPerLine == 1);

@@ -47,9 +47,13 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
   CHECK_MESSAGE(broken.empty(), lines);
 }
 
-Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device) {
+Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device, const Tuning& tuning) {
   PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
-  return makePlan(normalize(desc), limits, tuningOf(device));
+  return makePlan(normalize(desc), limits, tuning);
+}
+
+Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device) {
+  return planFor(desc, device, tuningOf(device));
 }
 
 }  // namespace
@@ -148,11 +152,9 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   // The look-back pass runs a subgroup per workgroup (see plan.cpp), also
   // with many lines (which whole-line walks would take by default).
   for (const DeviceClass& device : {kDevices[0], kDevices[1], kDevices[2]}) {
-    PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
     Tuning tuning = tuningOf(device);
     tuning.wholeLineInvocations = UINT64_MAX;
-    Plan many = makePlan(normalize(vkscan::test::packedDesc(DataType::Float32, {32, 8192}, 1)),
-                         limits, tuning);
+    Plan many = planFor(vkscan::test::packedDesc(DataType::Float32, {32, 8192}, 1), device, tuning);
     REQUIRE(many.dispatches.size() == 1);
     CHECK(many.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     CHECK(many.dispatches[0].pipeline.workgroupSize == std::max(1u, device.subgroupSize));

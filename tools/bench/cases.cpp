@@ -93,8 +93,8 @@ std::vector<Case> caseMatrix(bool quick) {
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Beyond the matrix: shapes next to it that used to fall off a
       // cliff (rows just over 4096, lines misaligned for vectors, columns of
-      // other types, an inner extent that interleaves no vector, fewer lines
-      // than 256 or lane groups that are not 4096 elements short).
+      // other types, an inner extent that interleaves no vector, fewer than
+      // 256 lines or groups of interleaved lines).
       {"rows_4100", T::Float32, {n4k, 4100}, 1},
       {"rows_misaligned", T::Float32, {n4k, 4097}, 1},
       {"columns_odd", T::Float32, {n4k, n4k - 1}, 0},
