@@ -57,12 +57,12 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
   CHECK(difference == -1);
 }
 
-// Every direction x exclusive combination, in place and not.
 // The plan the device's current tuning (as a test case set it) gives.
 detail::Plan planOn(const Device::Impl& impl, const CumulativeSummationDesc& desc) {
   return detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
 }
 
+// Every direction x exclusive combination, in place and not.
 void checkAllModes(CumulativeSummationDesc desc, uint64_t seed,
                    test::Profile profile = test::Profile::Native) {
   for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
