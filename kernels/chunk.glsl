@@ -110,7 +110,7 @@ layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffe
 #endif
 #ifdef VKSCAN_TYPE_F32
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
-  mat4 v;
+  VEC_STORE_T v[4];
 };
 #endif
 
@@ -160,7 +160,11 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
 
 LANE_T loadLane(OFFSET_T element) {
 #if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
-  if (kLaneVectors == 4u) return LaneRef(elementAddress(p.inAddr, element)).v;
+  if (kLaneVectors == 4u) {
+    LaneRef lane = LaneRef(elementAddress(p.inAddr, element));
+    return mat4(vecFromStore(lane.v[0]), vecFromStore(lane.v[1]), vecFromStore(lane.v[2]),
+                vecFromStore(lane.v[3]));
+  }
 #endif
   LANE_T lane = kLaneIdentity;
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
@@ -172,7 +176,8 @@ LANE_T loadLane(OFFSET_T element) {
 void storeLane(OFFSET_T element, LANE_T value) {
 #if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
   if (kLaneVectors == 4u) {
-    LaneRef(elementAddress(p.outAddr, element)).v = value;
+    LaneRef lane = LaneRef(elementAddress(p.outAddr, element));
+    [[unroll]] for (int c = 0; c < 4; ++c) lane.v[c] = storeFromVec(value[c]);
     return;
   }
 #endif

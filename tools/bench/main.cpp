@@ -166,8 +166,10 @@ const uint32_t kRoofWorkgroupSizes[] = {64, 128, 256};
 
 // Candidates for one element size: the element type itself, loaded as
 // vectors or strided scalars, through device addresses (as vkscan) or
-// descriptors; for 2- and 8-byte elements also the 32-bit vector copy of the
-// same bytes.
+// descriptors; and the vector copies of the same bytes in the other word
+// sizes: 32-bit for 2- and 8-byte elements, 64-bit for 2- and 4-byte ones
+// (lavapipe moves each vector component on its own, so wider words can copy
+// faster, and vkscan's kernels move 2- and 4-byte vectors as 64-bit words).
 std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
   namespace s = spirv;
   auto family = [](const std::string& type, uint32_t bytes, const uint32_t* vec, size_t vecWords,
@@ -183,6 +185,10 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
       "u32", 4, s::spv_copy_vec16_b32, s::spv_copy_vec16_b32_words, s::spv_copy_strided4_b32,
       s::spv_copy_strided4_b32_words, s::spv_copy_ssbo_vec16_b32, s::spv_copy_ssbo_vec16_b32_words,
       s::spv_copy_ssbo_strided4_b32, s::spv_copy_ssbo_strided4_b32_words);
+  std::vector<CopyKernel> wideWords = family(
+      "u64", 8, s::spv_copy_vec16_b64, s::spv_copy_vec16_b64_words, s::spv_copy_strided4_b64,
+      s::spv_copy_strided4_b64_words, s::spv_copy_ssbo_vec16_b64, s::spv_copy_ssbo_vec16_b64_words,
+      s::spv_copy_ssbo_strided4_b64, s::spv_copy_ssbo_strided4_b64_words);
   std::vector<CopyKernel> kernels;
   switch (elementBytes) {
     case 2:
@@ -190,22 +196,25 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
                        s::spv_copy_strided4_b16, s::spv_copy_strided4_b16_words,
                        s::spv_copy_ssbo_vec16_b16, s::spv_copy_ssbo_vec16_b16_words,
                        s::spv_copy_ssbo_strided4_b16, s::spv_copy_ssbo_strided4_b16_words);
-      break;
+      kernels.push_back(words[0]);
+      kernels.push_back(words[2]);
+      kernels.push_back(wideWords[0]);
+      kernels.push_back(wideWords[2]);
+      return kernels;
     case 4:
-      return words;
+      kernels = words;
+      kernels.push_back(wideWords[0]);
+      kernels.push_back(wideWords[2]);
+      return kernels;
     case 8:
-      kernels = family("u64", 8, s::spv_copy_vec16_b64, s::spv_copy_vec16_b64_words,
-                       s::spv_copy_strided4_b64, s::spv_copy_strided4_b64_words,
-                       s::spv_copy_ssbo_vec16_b64, s::spv_copy_ssbo_vec16_b64_words,
-                       s::spv_copy_ssbo_strided4_b64, s::spv_copy_ssbo_strided4_b64_words);
-      break;
+      kernels = wideWords;
+      kernels.push_back(words[0]);
+      kernels.push_back(words[2]);
+      return kernels;
     default:
       throw Error("vkscan-bench has no copy kernel for " + std::to_string(elementBytes) +
                   "-byte elements");
   }
-  kernels.push_back(words[0]);  // the same bytes as 32-bit vectors
-  kernels.push_back(words[2]);
-  return kernels;
 }
 
 // Records the roof's copy of `bytes` from `src` to `dst`.
