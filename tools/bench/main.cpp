@@ -189,6 +189,11 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
       "u64", 8, s::spv_copy_vec16_b64, s::spv_copy_vec16_b64_words, s::spv_copy_strided4_b64,
       s::spv_copy_strided4_b64_words, s::spv_copy_ssbo_vec16_b64, s::spv_copy_ssbo_vec16_b64_words,
       s::spv_copy_ssbo_strided4_b64, s::spv_copy_ssbo_strided4_b64_words);
+  // A family's two vector copies (device addresses, descriptors).
+  auto addVectorCopies = [](std::vector<CopyKernel>& kernels, const std::vector<CopyKernel>& of) {
+    kernels.push_back(of[0]);
+    kernels.push_back(of[2]);
+  };
   std::vector<CopyKernel> kernels;
   switch (elementBytes) {
     case 2:
@@ -196,20 +201,16 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
                        s::spv_copy_strided4_b16, s::spv_copy_strided4_b16_words,
                        s::spv_copy_ssbo_vec16_b16, s::spv_copy_ssbo_vec16_b16_words,
                        s::spv_copy_ssbo_strided4_b16, s::spv_copy_ssbo_strided4_b16_words);
-      kernels.push_back(words[0]);
-      kernels.push_back(words[2]);
-      kernels.push_back(wideWords[0]);
-      kernels.push_back(wideWords[2]);
+      addVectorCopies(kernels, words);
+      addVectorCopies(kernels, wideWords);
       return kernels;
     case 4:
       kernels = words;
-      kernels.push_back(wideWords[0]);
-      kernels.push_back(wideWords[2]);
+      addVectorCopies(kernels, wideWords);
       return kernels;
     case 8:
       kernels = wideWords;
-      kernels.push_back(words[0]);
-      kernels.push_back(words[2]);
+      addVectorCopies(kernels, words);
       return kernels;
     default:
       throw Error("vkscan-bench has no copy kernel for " + std::to_string(elementBytes) +
