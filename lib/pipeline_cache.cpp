@@ -20,9 +20,10 @@ struct SpecializationData {
   uint32_t lookbackPolls;
   VkBool32 inPlace;
   VkBool32 touchAhead;
+  uint32_t rowsPerIteration;
 };
 
-const std::array<VkSpecializationMapEntry, 12> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 13> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -35,6 +36,7 @@ const std::array<VkSpecializationMapEntry, 12> kSpecializationEntries = {{
     {9, offsetof(SpecializationData, lookbackPolls), sizeof(uint32_t)},
     {10, offsetof(SpecializationData, inPlace), sizeof(VkBool32)},
     {11, offsetof(SpecializationData, touchAhead), sizeof(VkBool32)},
+    {12, offsetof(SpecializationData, rowsPerIteration), sizeof(uint32_t)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -92,7 +94,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
                    vkBool(missing[i].chunked),      missing[i].laneVectors,
                    vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
-                   vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead)};
+                   vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
+                   missing[i].rowsPerIteration};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

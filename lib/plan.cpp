@@ -283,6 +283,7 @@ class Planner {
         d.params.outLineStride[0] *= static_cast<int64_t>(lanes);
         d.params.lineCount /= static_cast<uint32_t>(lanes);
         d.pipeline.laneVectors = static_cast<uint32_t>(lanes / vectorElements(p.type));
+        d.pipeline.rowsPerIteration = levels == kMaxChunkLevels ? 2 : 1;
       }
       return d;
     };
@@ -461,7 +462,7 @@ namespace {
 auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.partialNodes,
                   k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls, k.inPlace,
-                  k.touchAhead, k.workgroupSize, k.storageBuffers);
+                  k.touchAhead, k.rowsPerIteration, k.workgroupSize, k.storageBuffers);
 }
 
 }  // namespace

@@ -66,6 +66,10 @@ struct PipelineKey {
   // Interleaved chunk stages: each row's words of the next node are read
   // early, to start a CPU's cache misses (Tuning::chunkTouchAheadStrideBytes).
   bool touchAhead = false;
+  // Interleaved chunk stages: rows of a node per iteration of the walk's row
+  // loop, 1, or 2 where a chunk is a level-4 node (4096 nodes of 16 rows would
+  // pass lavapipe's 65,535-iteration cap); 1, unused, everywhere else.
+  uint32_t rowsPerIteration = 1;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.

@@ -286,11 +286,15 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
     for (DataType type : kTypes) {
       uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
       // One element past a level-3 node, misaligned lines; a whole level-4
-      // node; interleaved columns with a partial last level-3 node.
+      // node; interleaved columns with a partial last level-3 node; one
+      // vector of interleaved columns 65536 rows long, whose walk would pass
+      // lavapipe's loop cap with a row per iteration of its row loop.
       CumulativeSummationDesc justOver = test::packedDesc(type, {5, 4097}, 1);
       CumulativeSummationDesc full = test::packedDesc(type, {2, 65536}, 1);
       CumulativeSummationDesc columns = test::packedDesc(type, {9000, 4 * vector}, 0);
-      for (const CumulativeSummationDesc& desc : {justOver, full, columns}) checkWhole(desc);
+      CumulativeSummationDesc tall = test::packedDesc(type, {65536, vector}, 0);
+      for (const CumulativeSummationDesc& desc : {justOver, full, columns, tall}) checkWhole(desc);
+      checkAgainstReference(tall, false, 66, profile);
       if (type == DataType::Float32) {
         checkAllModes(justOver, 61, profile);
         checkAllModes(columns, 62, profile);

@@ -148,9 +148,16 @@ class Checker {
     // without the chunk decoding, a line is one chunk.
     expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
     expect(d.pipeline.chunked || chunks == 1, "chunk decoding compiled in");
+    uint32_t rows = d.pipeline.rowsPerIteration;
+    expect(rows == 1 || rows == 2, "rowsPerIteration 1 or 2");
     if (isInterleaved(d.pipeline.stage)) {
       expect(d.pipeline.laneVectors == 1 || d.pipeline.laneVectors == 4, "laneVectors 1 or 4");
     }
+    // lavapipe stops an invocation silently after 65,535 loop iterations: a
+    // walk loops over its chunk's nodes, an interleaved one over each node's
+    // rows as well.
+    uint64_t rowIterations = isInterleaved(d.pipeline.stage) && rows != 0 ? 16 / rows : 0;
+    expect(chunk / 16 * (1 + rowIterations) <= 65535, "a walk within lavapipe's loop cap");
   }
 
   int64_t lanes(const Dispatch& d) const {
