@@ -213,8 +213,8 @@ uint tailElements(bool full) { return full ? uint(NODE) : (p.axisLen & uint(NODE
 #ifndef VKSCAN_INTERLEAVED
 // The node of 16 elements starting at traversal index k0. `full`: all 16
 // exist (a constant at each call site); otherwise the missing ones read as
-// the identity. Interleaved walks stream rows instead (reduceNode(),
-// scanInterleavedNode()).
+// the identity. Interleaved walks stream rows instead
+// (streamInterleavedNode()).
 void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
   if (kVectorLoads && full) {
     loadContiguousNode(task.inLine, k0, v);
@@ -323,23 +323,53 @@ uint fullNodes(ChunkTask task) { return uint((task.kEnd - task.kBegin) / NODE); 
 
 bool hasPartialNode(ChunkTask task) { return ((task.kEnd - task.kBegin) & (NODE - 1)) != 0; }
 
-void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint node, bool full,
-                bool lastNode) {
-  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
-  touched += touchNodeAhead(task, k0, false);
 #ifdef VKSCAN_INTERLEAVED
-  OFFSET_T stride = toOffset(p.inAxisStride);
-  OFFSET_T base = task.inLine + k0 * stride;
+// A lane of LANE_N lines is wide (16 values for FLOAT32: 16 vector
+// registers on llvmpipe), so a node held whole, as the plain walk holds it,
+// spills; rows stream through one at a time instead, each read and summed
+// (and with `scan`, its output written) before the next, in the same order
+// of sums. Returns the node's total. Measured on lavapipe, [4096, 4096]
+// along axis 0, GB/s: FLOAT32 4.5-4.6 to 4.8, UINT64 5.1-5.2 to 5.4-5.7,
+// FLOAT16 2.2-2.3 to 2.1-2.2. The rows of a node are a loop, not unrolled
+// (see kRowsPerIteration). `scan` is a constant at each call site, so a
+// reduce compiles without the outputs.
+LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, LANE_T x1) {
+  OFFSET_T inStride = toOffset(p.inAxisStride);
+  OFFSET_T outStride = toOffset(p.outAxisStride);
+  OFFSET_T inBase = task.inLine + k0 * inStride;
+  OFFSET_T outBase = task.outLine + k0 * outStride;
   uint present = tailElements(full);
   precise LANE_T s = kLaneIdentity;
   [[dont_unroll]] for (int step = 0; step < NODE; step += int(kRowsPerIteration)) {
     [[unroll]] for (int r = 0; r < 2; ++r) {
       int j = step + r;
       if (uint(r) < kRowsPerIteration && uint(j) < present) {
-        s = LANE_ADD(s, loadLane(base + j * stride));
+        LANE_T v = loadLane(inBase + j * inStride);
+        LANE_T outValue;
+        if (kExclusive) {
+          outValue = LANE_ADD(x1, s);
+          s = LANE_ADD(s, v);
+        } else {
+          s = LANE_ADD(s, v);
+          outValue = LANE_ADD(x1, s);
+        }
+        if (kExclusive && j == 0 && k0 == 0 && firstIsPositiveZero()) {
+          outValue = LANE_SPLAT(ACC_T(0));
+        }
+        if (scan) storeLane(outBase + j * outStride, outValue);
       }
     }
   }
+  return s;
+}
+#endif
+
+void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint node, bool full,
+                bool lastNode) {
+  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+  touched += touchNodeAhead(task, k0, false);
+#ifdef VKSCAN_INTERLEAVED
+  LANE_T s = streamInterleavedNode(task, k0, full, false, kLaneIdentity);
 #else
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
@@ -375,45 +405,6 @@ struct Walk {
   LevelSums sums;
 };
 
-#ifdef VKSCAN_INTERLEAVED
-// A lane of LANE_N lines is wide (16 values for FLOAT32: 16 vector
-// registers on llvmpipe), so a node held whole, as the plain walk holds it,
-// spills; rows stream through one at a time instead, each read, summed and
-// written before the next, in the same order of sums. Returns the node's
-// total. Measured on lavapipe, [4096, 4096] along axis 0, GB/s: FLOAT32
-// 4.5-4.6 to 4.8, UINT64 5.1-5.2 to 5.4-5.7, FLOAT16 2.2-2.3 to 2.1-2.2.
-// The rows of a node are a loop, not unrolled (see kRowsPerIteration).
-LANE_T scanInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T x1) {
-  OFFSET_T inStride = toOffset(p.inAxisStride);
-  OFFSET_T outStride = toOffset(p.outAxisStride);
-  OFFSET_T inBase = task.inLine + k0 * inStride;
-  OFFSET_T outBase = task.outLine + k0 * outStride;
-  uint present = tailElements(full);
-  precise LANE_T s = kLaneIdentity;
-  [[dont_unroll]] for (int step = 0; step < NODE; step += int(kRowsPerIteration)) {
-    [[unroll]] for (int r = 0; r < 2; ++r) {
-      int j = step + r;
-      if (uint(r) < kRowsPerIteration && uint(j) < present) {
-        LANE_T v = loadLane(inBase + j * inStride);
-        LANE_T outValue;
-        if (kExclusive) {
-          outValue = LANE_ADD(x1, s);
-          s = LANE_ADD(s, v);
-        } else {
-          s = LANE_ADD(s, v);
-          outValue = LANE_ADD(x1, s);
-        }
-        if (kExclusive && j == 0 && k0 == 0 && firstIsPositiveZero()) {
-          outValue = LANE_SPLAT(ACC_T(0));
-        }
-        storeLane(outBase + j * outStride, outValue);
-      }
-    }
-  }
-  return s;
-}
-#endif
-
 void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
   // A chunk is at most a level-4 node, whose carry is the chunk's. In
   // smaller chunks the sums of the levels above the chunk's own stay the
@@ -431,7 +422,7 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
   OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
   walk.touched += touchNodeAhead(task, k0, true);
 #ifdef VKSCAN_INTERLEAVED
-  LANE_T s = scanInterleavedNode(task, k0, full, x1);
+  LANE_T s = streamInterleavedNode(task, k0, full, true, x1);
 #else
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
