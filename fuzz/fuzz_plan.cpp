@@ -84,13 +84,16 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
   std::fprintf(stderr,
                "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
                "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
-               "%u\ntuning: rows %d rowsWG %u chunkWG %u target %llu whole %llu small %llu\n",
+               "%u\ntuning: rows %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
+               "%llu small %llu\n",
                static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
                list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
                list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
                static_cast<unsigned>(desc.axisDirection), desc.hasExclusiveSum, limits.subgroupSize,
                limits.maxWorkgroupInvocations, limits.maxWorkgroupCountX, limits.maxWorkgroupCountY,
                tuning.rowsForContiguousAxes, tuning.rowsWorkgroupSize, tuning.chunkWorkgroupSize,
+               tuning.chunkWideWorkgroupSize,
+               static_cast<unsigned long long>(tuning.chunkWideWorkgroupInvocations),
                static_cast<unsigned long long>(tuning.chunkTargetInvocations),
                static_cast<unsigned long long>(tuning.wholeLineInvocations),
                static_cast<unsigned long long>(tuning.chunkSmallProblem));
@@ -139,6 +142,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
     tuning.chunkTargetInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
     tuning.chunkSmallProblem = data.ConsumeIntegralInRange<uint64_t>(0, uint64_t{1} << 24);
     tuning.wholeLineInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
+    tuning.chunkWideWorkgroupInvocations =
+        data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
   } else {
     tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations,
                        data.ConsumeIntegralInRange<uint32_t>(0, 256));

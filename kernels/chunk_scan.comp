@@ -8,5 +8,9 @@
 void main() {
   ChunkTask task = chunkTask();
   if (!task.valid) return;
-  scanChunk(task, hasAux() ? loadAuxLane(task.auxIndex) : kLaneIdentity);
+  // Lines of one chunk have no carries (the host binds aux exactly when
+  // there are chunks to decode), and kChunked compiles the load out: llvmpipe
+  // runs a load under a uniform branch as a masked loop over the lanes, taken
+  // or not (see keepTouches()).
+  scanChunk(task, kChunked && hasAux() ? loadAuxLane(task.auxIndex) : kLaneIdentity);
 }

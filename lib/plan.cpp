@@ -265,9 +265,9 @@ class Planner {
       }
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
-    uint32_t workgroup =
-        onePass ? spreadWorkgroup(invocationsPerChunk) : tuning_.chunkWorkgroupSize;
-    uint64_t groups = ceilDiv(invocationsPerChunk * chunks, workgroup);
+    uint64_t invocations = invocationsPerChunk * chunks;
+    uint32_t workgroup = chunkWorkgroup(invocations, onePass);
+    uint64_t groups = ceilDiv(invocations, workgroup);
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
       d.pipeline.workgroupSize = workgroup;
@@ -316,12 +316,16 @@ class Planner {
     return threshold != 0 && stride * dataTypeSize(p.type) >= threshold;
   }
 
-  // The tuned workgroup size, or for few invocations a subgroup's worth, so
-  // that they still spread over all of a CPU device's workers (llvmpipe
-  // pays per workgroup, which makes small ones slow on large problems).
-  uint32_t spreadWorkgroup(uint64_t invocations) const {
-    if (invocations >= tuning_.chunkTargetInvocations) return tuning_.chunkWorkgroupSize;
-    return subgroupWorkgroup();
+  // The tuned workgroup size: wide for many invocations; with `spread`, for
+  // few a subgroup's worth, so that they still spread over all of a CPU
+  // device's workers (llvmpipe pays per workgroup, which makes small ones
+  // slow on large problems).
+  uint32_t chunkWorkgroup(uint64_t invocations, bool spread) const {
+    if (invocations >= tuning_.chunkWideWorkgroupInvocations) {
+      return tuning_.chunkWideWorkgroupSize;
+    }
+    if (spread && invocations < tuning_.chunkTargetInvocations) return subgroupWorkgroup();
+    return tuning_.chunkWorkgroupSize;
   }
 
   uint32_t subgroupWorkgroup() const {

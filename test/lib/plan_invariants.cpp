@@ -148,6 +148,10 @@ class Checker {
     // without the chunk decoding, a line is one chunk.
     expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
     expect(d.pipeline.chunked || chunks == 1, "chunk decoding compiled in");
+    // The scan loads its carry only where chunks are decoded (chunk_scan.comp).
+    if (d.pipeline.stage == Stage::ChunkScan || d.pipeline.stage == Stage::ChunkScanInterleaved) {
+      expect(d.hasAux == d.pipeline.chunked, "a chunk scan has aux exactly when chunked");
+    }
     uint32_t rows = d.pipeline.rowsPerIteration;
     expect(rows == 1 || rows == 2, "rowsPerIteration 1 or 2");
     if (isInterleaved(d.pipeline.stage)) {

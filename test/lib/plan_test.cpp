@@ -222,6 +222,30 @@ TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
   CHECK(plan.dispatches[0].pipeline.vectorLoads);
 }
 
+TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on a CPU device") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto workgroupOf = [](const Plan& plan) {
+    REQUIRE(plan.dispatches.size() == 1);
+    return plan.dispatches[0].pipeline.workgroupSize;
+  };
+  // 2^20 invocations of one node each, and 2^14 of one interleaved group.
+  CHECK(workgroupOf(planFor(vkscan::test::packedDesc(DataType::Float32, {1u << 20, 16}, 1),
+                            lavapipe)) == 256);
+  CHECK(workgroupOf(planFor(vkscan::test::packedDesc(DataType::Float32, {1024, 8, 256}, 1),
+                            lavapipe)) == 256);
+  // Fewer keep the narrow ones that spread over every worker.
+  CHECK(workgroupOf(
+            planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), lavapipe)) == 32);
+  CHECK(workgroupOf(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1),
+                            lavapipe)) == 32);
+  // Within the device's limit; GPUs keep their size.
+  CHECK(tuningFor(true, 8, 128, 2).chunkWideWorkgroupSize == 128);
+  for (const DeviceClass& gpu : {kDevices[3], kDevices[4], kDevices[5]}) {
+    Tuning tuning = tuningOf(gpu);
+    CHECK(tuning.chunkWideWorkgroupSize == tuning.chunkWorkgroupSize);
+  }
+}
+
 TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves lines") {
   Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[0]);
   CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
