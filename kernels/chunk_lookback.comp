@@ -146,7 +146,7 @@ ACC_T earlierTotal(uint line, uint tile, uint slot) {
 }
 
 void main() {
-  uint slot = flatWorkgroupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint slot = invocationIndex();
   if (slot >= tileSlots()) return;
   uint line = slot / p.chunksPerLine;
   uint tile = slot - line * p.chunksPerLine;

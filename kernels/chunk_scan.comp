@@ -6,6 +6,12 @@
 #include "chunk.glsl"
 
 void main() {
+#ifndef VKSCAN_INTERLEAVED
+  if (kSegmentLength != 0u) {
+    scanSegments();
+    return;
+  }
+#endif
   ChunkTask task = chunkTask();
   if (!task.valid) return;
   // Lines of one chunk have no carries (the host binds aux exactly when

@@ -236,6 +236,7 @@ class Planner {
   void planChunks(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                   uint64_t outOffset, uint64_t scratchBase) {
     bool interleaved = linesInterleavable(p, inOffset, outOffset);
+    if (!interleaved && planSegments(p, in, inOffset, out, outOffset)) return;
     uint64_t lanes = interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
     uint64_t lines = p.lineCount();
     uint64_t invocationsPerChunk = lines / lanes;
@@ -307,6 +308,40 @@ class Planner {
 
     setAux(scan, scratchBase);
     emit(scan, groups);
+  }
+
+  // Lines of at most a node, back to back in both tensors: one flat line,
+  // walked a few whole lines per invocation (kernels/chunk.glsl
+  // scanSegments()). Returns false, planning nothing, for other shapes.
+  bool planSegments(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                    uint64_t outOffset) {
+    if (p.axisLen > kNode || p.lines.size() != 1 || p.inAxisStride != p.outAxisStride) return false;
+    const LineDim& lines = p.lines[0];
+    int64_t length = static_cast<int64_t>(p.axisLen);
+    if (std::abs(p.inAxisStride) != 1 || lines.inStride != length || lines.outStride != length) {
+      return false;
+    }
+    Problem flat = p;
+    flat.lines.clear();
+    flat.axisLen = lines.size * p.axisLen;
+    if (flat.axisLen > UINT32_MAX) return false;
+    // Traversal runs down through memory on a decreasing axis, from the last line.
+    int64_t last = p.inAxisStride < 0 ? static_cast<int64_t>(lines.size - 1) * length : 0;
+    flat.inBase += last;
+    flat.outBase += last;
+    if (!axisVectorizable(flat, inOffset, outOffset)) return false;
+    Dispatch d = makeDispatch(Stage::ChunkScan, flat, in, inOffset, out, outOffset);
+    uint32_t length32 = static_cast<uint32_t>(p.axisLen);
+    uint64_t nodes = std::max<uint64_t>(length32 / (length32 & (0u - length32)), 2);
+    uint64_t invocations = ceilDiv(flat.axisLen, nodes * kNode);
+    d.pipeline.workgroupSize = chunkWorkgroup(invocations, true);
+    d.pipeline.segmentLength = length32;
+    setVectorLoads(d, true);
+    d.pipeline.partialNodes = flat.axisLen % kNode != 0;
+    d.pipeline.fullNodes = flat.axisLen >= kNode;
+    d.params.shape = 1;
+    emit(d, ceilDiv(invocations, d.pipeline.workgroupSize));
+    return true;
   }
 
   bool touchesAhead(const Problem& p) const {
@@ -466,7 +501,8 @@ namespace {
 auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.partialNodes,
                   k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls, k.inPlace,
-                  k.touchAhead, k.rowsPerIteration, k.workgroupSize, k.storageBuffers);
+                  k.touchAhead, k.rowsPerIteration, k.segmentLength, k.workgroupSize,
+                  k.storageBuffers);
 }
 
 }  // namespace

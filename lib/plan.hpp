@@ -70,6 +70,10 @@ struct PipelineKey {
   // loop, 1, or 2 where a chunk is a level-4 node (4096 nodes of 16 rows would
   // pass lavapipe's 65,535-iteration cap); 1, unused, everywhere else.
   uint32_t rowsPerIteration = 1;
+  // Chunk scan stage: 0, or the dispatch walks one flat line made of
+  // contiguous lines of this many elements (1 to 16), restarting the sums at
+  // each (kernels/chunk.glsl kSegmentLength).
+  uint32_t segmentLength = 0;
   uint32_t workgroupSize = 0;
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.

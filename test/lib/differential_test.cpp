@@ -108,6 +108,31 @@ TEST_CASE("every mode on rows, columns and short-line shapes") {
   }
 }
 
+// Lines of up to 16 elements back to back: on CPU devices one flat line,
+// each invocation walking whole lines (segmentLength), which must give the
+// bits of one walk per line. 1000 lines of 3, 5, 10 or 15 end in a partial
+// node; 7 lines fit one invocation.
+TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocation") {
+  Device::Impl& native = detail::DeviceAccess::impl(test::testDevice(test::Profile::Native));
+  detail::Plan segmented = planOn(native, test::packedDesc(DataType::Float32, {1000, 3}, 1));
+  REQUIRE(segmented.dispatches.size() == 1);
+  CHECK(segmented.dispatches[0].pipeline.segmentLength == 3);
+  for (test::Profile profile : test::kAllProfiles) {
+    for (DataType type : kTypes) {
+      for (uint32_t length : {3u, 16u}) {
+        checkAllModes(test::packedDesc(type, {1000, length}, 1), 40 + length, profile);
+      }
+    }
+    for (DataType type : {DataType::Float32, DataType::Int64}) {
+      for (uint32_t length : {1u, 2u, 5u, 8u, 10u, 15u}) {
+        checkAllModes(test::packedDesc(type, {1000, length}, 1), 60 + length, profile);
+      }
+      checkAllModes(test::packedDesc(type, {7, 5}, 1), 80, profile);
+      checkAllModes(test::packedDesc(type, {2, 3, 7}, 2), 81, profile);
+    }
+  }
+}
+
 TEST_CASE("long axes: multi-level carries in rows and columns") {
   for (test::Profile profile : test::kAllProfiles) {
     checkAllModes(test::packedDesc(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);

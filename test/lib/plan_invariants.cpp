@@ -139,6 +139,11 @@ class Checker {
     expect(uint64_t{p.lineCount} * chunks < (uint64_t{1} << 32), "lines * chunks fit 32 bits");
     expect(groups * d.pipeline.workgroupSize >= uint64_t{p.lineCount} * chunks,
            "every chunk has an invocation");
+    uint32_t segment = d.pipeline.segmentLength;
+    if (segment != 0) {
+      checkSegments(d, groups);
+      return;
+    }
     expect(p.shape >= 1 && p.shape <= 4, "chunk shape 1 to 4");
     if (p.shape < 1 || p.shape > 4) return;
     uint64_t chunk = uint64_t{1} << (4 * p.shape);
@@ -162,6 +167,24 @@ class Checker {
     // rows as well.
     uint64_t rowIterations = isInterleaved(d.pipeline.stage) && rows != 0 ? 16 / rows : 0;
     expect(chunk / 16 * (1 + rowIterations) <= 65535, "a walk within lavapipe's loop cap");
+  }
+
+  // One flat line of lines of `segment` elements, each invocation walking the
+  // fewest whole nodes that hold whole lines (lcm(16, segment) / 16, at least
+  // two): far below lavapipe's loop cap.
+  void checkSegments(const Dispatch& d, uint64_t groups) {
+    const ScanParams& p = d.params;
+    uint32_t segment = d.pipeline.segmentLength;
+    expect(segment <= 16, "segmentLength 1 to 16");
+    expect(d.pipeline.stage == Stage::ChunkScan, "segments in the plain chunk scan");
+    expect(p.lineCount == 1 && p.chunksPerLine == 1 && !d.pipeline.chunked, "one flat line");
+    expect(p.axisLen % segment == 0, "whole lines");
+    expect(d.pipeline.vectorLoads && std::abs(p.inAxisStride) == 1, "contiguous vector nodes");
+    uint64_t nodes = segment / (segment & (0u - segment));
+    nodes = nodes < 2 ? 2 : nodes;
+    expect(groups * d.pipeline.workgroupSize * nodes * 16 >= p.axisLen, "every node has a walk");
+    expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
+    expect(!d.hasAux, "no carries");
   }
 
   int64_t lanes(const Dispatch& d) const {

@@ -246,6 +246,40 @@ TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on 
   }
 }
 
+TEST_CASE("plan: contiguous lines of at most 16 elements are one flat walk on a CPU device") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto segmentOf = [&](const CumulativeSummationDesc& desc) {
+    Plan plan = planFor(desc, lavapipe);
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.scratchBytes == 0);
+    return plan.dispatches[0].pipeline.segmentLength;
+  };
+  CHECK(segmentOf(vkscan::test::packedDesc(DataType::Float32, {1u << 20, 16}, 1)) == 16);
+  CHECK(segmentOf(vkscan::test::packedDesc(DataType::Float16, {5, 7, 3}, 2)) == 3);
+  CumulativeSummationDesc decreasing = vkscan::test::packedDesc(DataType::UInt64, {1000, 1}, 1);
+  decreasing.axisDirection = AxisDirection::Decreasing;
+  CHECK(segmentOf(decreasing) == 1);
+  CHECK(segmentOf(vkscan::test::packedDesc(DataType::Float32, {1, 1, 3, 4}, 3)) == 4);
+  // Longer lines, gaps between lines, a strided axis, a misaligned flat line,
+  // or a single line: walked as before.
+  CHECK(segmentOf(vkscan::test::packedDesc(DataType::Float32, {1000, 17}, 1)) == 0);
+  CumulativeSummationDesc padded = vkscan::test::packedDesc(DataType::Float32, {1000, 3}, 1);
+  padded.output.strides = {4, 1};
+  CHECK(segmentOf(padded) == 0);
+  CHECK(segmentOf(vkscan::test::packedDesc(DataType::Float32, {3, 1000}, 0)) == 0);
+  CHECK(segmentOf(vkscan::test::packedDesc(DataType::Float32, {12}, 0)) == 0);
+  Problem misaligned = normalize(vkscan::test::packedDesc(DataType::Float32, {1000, 3}, 1));
+  misaligned.inBase = 1;
+  misaligned.outBase = 1;
+  PlanLimits limits{lavapipe.subgroupSize, lavapipe.maxInvocations, 65535, 65535};
+  Plan plan = makePlan(misaligned, limits, tuningOf(lavapipe));
+  REQUIRE(!plan.dispatches.empty());
+  CHECK(plan.dispatches[0].pipeline.segmentLength == 0);
+  // GPUs scan contiguous axes with the rows kernels.
+  Plan gpu = planFor(vkscan::test::packedDesc(DataType::Float32, {1000, 3}, 1), kDevices[4]);
+  CHECK(gpu.dispatches[0].pipeline.segmentLength == 0);
+}
+
 TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves lines") {
   Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[0]);
   CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
