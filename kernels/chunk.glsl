@@ -491,11 +491,14 @@ void scanSegmentedNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T x1, inout 
 }
 
 void scanSegments() {
+  // Whether this walk exists is decided in 32-bit unsigned arithmetic: the
+  // grid's padding would take an offset past int range on a line near it.
+  uint span = segmentNodes() * uint(NODE);
+  uint walk = invocationIndex();
+  if (walk >= p.axisLen / span + (p.axisLen % span != 0u ? 1u : 0u)) return;
   ChunkTask task;
-  OFFSET_T span = OFFSET_T(segmentNodes() * NODE);
-  task.kBegin = OFFSET_T(invocationIndex()) * span;
-  if (task.kBegin >= OFFSET_T(p.axisLen)) return;
-  task.kEnd = min(task.kBegin + span, OFFSET_T(p.axisLen));
+  task.kBegin = OFFSET_T(walk) * OFFSET_T(span);
+  task.kEnd = min(task.kBegin + OFFSET_T(span), OFFSET_T(p.axisLen));
   task.inLine = 0;
   task.outLine = 0;
   precise LANE_T x3 = LANE_ADD(kLaneIdentity, kLaneIdentity);

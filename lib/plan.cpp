@@ -112,6 +112,13 @@ class Planner {
     d.pipeline.reverse = vector && d.params.inAxisStride < 0;
   }
 
+  // Chunk stages compile in the paths for partial and full nodes only where
+  // the dispatch's axis has such nodes.
+  static void setNodePaths(Dispatch& d) {
+    d.pipeline.partialNodes = d.params.axisLen % kNode != 0;
+    d.pipeline.fullNodes = d.params.axisLen >= kNode;
+  }
+
   void setAux(Dispatch& d, uint64_t auxOffset) {
     d.hasAux = true;
     d.auxByteOffset = auxOffset;
@@ -273,8 +280,7 @@ class Planner {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
       d.pipeline.workgroupSize = workgroup;
       setVectorLoads(d, !interleaved && axisVectorizable(p, inOffset, outOffset));
-      d.pipeline.partialNodes = p.axisLen % kNode != 0;
-      d.pipeline.fullNodes = p.axisLen >= kNode;
+      setNodePaths(d);
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
       d.pipeline.touchAhead = interleaved && touchesAhead(p);
@@ -332,13 +338,11 @@ class Planner {
     if (!axisVectorizable(flat, inOffset, outOffset)) return false;
     Dispatch d = makeDispatch(Stage::ChunkScan, flat, in, inOffset, out, outOffset);
     uint32_t length32 = static_cast<uint32_t>(p.axisLen);
-    uint64_t nodes = std::max<uint64_t>(length32 / (length32 & (0u - length32)), 2);
-    uint64_t invocations = ceilDiv(flat.axisLen, nodes * kNode);
+    uint64_t invocations = ceilDiv(flat.axisLen, segmentNodes(length32) * kNode);
     d.pipeline.workgroupSize = chunkWorkgroup(invocations, true);
     d.pipeline.segmentLength = length32;
     setVectorLoads(d, true);
-    d.pipeline.partialNodes = flat.axisLen % kNode != 0;
-    d.pipeline.fullNodes = flat.axisLen >= kNode;
+    setNodePaths(d);
     d.params.shape = 1;
     emit(d, ceilDiv(invocations, d.pipeline.workgroupSize));
     return true;
@@ -384,7 +388,7 @@ class Planner {
     uint32_t workgroup = subgroupWorkgroup();
     d.pipeline.workgroupSize = workgroup;
     setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
-    d.pipeline.partialNodes = p.axisLen % kNode != 0;
+    setNodePaths(d);
     d.params.shape = kLookbackTileLevels;
     d.params.chunksPerLine = static_cast<uint32_t>(tiles);
     setAux(d, scratchBase);

@@ -30,6 +30,14 @@ const char* stageName(Stage stage) noexcept;
 // (kernels/chunk_lookback.comp kUnpublished).
 inline constexpr uint32_t kLookbackUnpublished = 0x7FBADBADu;
 
+// Nodes each invocation of a segmented walk covers for lines of `length`
+// (1 to 16) elements: the fewest whole nodes that hold whole lines,
+// lcm(16, length) / 16, and at least two (kernels/chunk.glsl segmentNodes()).
+inline uint32_t segmentNodes(uint32_t length) {
+  uint32_t nodes = length / (length & (0u - length));
+  return nodes < 2 ? 2 : nodes;
+}
+
 enum class BufferRole : uint8_t { None, Input, Output, Scratch };
 
 // Everything that selects a pipeline. Two dispatches with equal keys share

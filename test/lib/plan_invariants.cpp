@@ -180,8 +180,8 @@ class Checker {
     expect(p.lineCount == 1 && p.chunksPerLine == 1 && !d.pipeline.chunked, "one flat line");
     expect(p.axisLen % segment == 0, "whole lines");
     expect(d.pipeline.vectorLoads && std::abs(p.inAxisStride) == 1, "contiguous vector nodes");
-    uint64_t nodes = segment / (segment & (0u - segment));
-    nodes = nodes < 2 ? 2 : nodes;
+    uint64_t nodes = detail::segmentNodes(segment);
+    expect(nodes <= 16, "a walk of at most 16 nodes");
     expect(groups * d.pipeline.workgroupSize * nodes * 16 >= p.axisLen, "every node has a walk");
     expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
     expect(!d.hasAux, "no carries");
