@@ -32,10 +32,15 @@
 // tile the looking invocation passes a barrier and reads the total again,
 // and if the tile has published meanwhile takes the published total. Those
 // barriers exist only in the in-place pipeline, which runs one subgroup per
-// workgroup (lib/plan.cpp).
+// workgroup (lib/plan.cpp). A total that reads as silent although published
+// (a word equal to kUnpublished) would leave the looking invocation with
+// the sum of overwritten inputs, so in place such a tile also writes its
+// total as a collision record, two words that are never kUnpublished,
+// before the same barrier.
 //
 // Aux (scratch) for W = lineCount * chunksPerLine tiles: W totals, then W
-// inclusive values, accumulators of one or two 32-bit words.
+// inclusive values, accumulators of one or two 32-bit words, then W
+// collision records of two words (lib/plan.hpp lookbackScratchBytes()).
 #include "common.glsl"
 #include "chunk.glsl"
 
@@ -107,6 +112,8 @@ void storeWord(uint word, uint value) { atomicExchange(wordRef(word).v, value); 
 // Totals at [0, W), inclusive values at [W, 2W).
 uint totalIndex(uint slot) { return slot; }
 uint inclusiveIndex(uint slot) { return tileSlots() + slot; }
+// In 32-bit words, after the accumulators.
+uint collisionWord(uint slot) { return (2u * tileSlots() * ACC_WORDS) + 2u * slot; }
 
 void publish(uint index, ACC_T value) {
   uvec2 words = wordsOf(value);
@@ -114,12 +121,40 @@ void publish(uint index, ACC_T value) {
   if (ACC_WORDS == 2u) storeWord(index * ACC_WORDS + 1u, words.y);
 }
 
+bool silentWords(uvec2 words) {
+  return words.x == kUnpublished || (ACC_WORDS == 2u && words.y == kUnpublished);
+}
+
 // Whether the value at `index` is published, and if so the value.
 bool readPublished(uint index, out ACC_T value) {
   uvec2 words = uvec2(loadWord(index * ACC_WORDS), 0u);
   if (ACC_WORDS == 2u) words.y = loadWord(index * ACC_WORDS + 1u);
   value = accOfWords(words);
-  return words.x != kUnpublished && (ACC_WORDS == 1u || words.y != kUnpublished);
+  return !silentWords(words);
+}
+
+// A silent total as a selector and a payload, neither kUnpublished: which
+// words hold the pattern (0: the first, 1: the second, 2: both), and the
+// other word.
+void recordCollision(uint slot, ACC_T total) {
+  uvec2 words = wordsOf(total);
+  bool first = words.x == kUnpublished;
+  bool second = ACC_WORDS == 2u && words.y == kUnpublished;
+  uint selector = first ? (second ? 2u : 0u) : 1u;
+  uint payload = first ? (second ? 0u : words.y) : words.x;
+  storeWord(collisionWord(slot), selector);
+  storeWord(collisionWord(slot) + 1u, payload);
+}
+
+// Whether a collision record is complete, and if so the total.
+bool readCollision(uint slot, out ACC_T total) {
+  uint selector = loadWord(collisionWord(slot));
+  uint payload = loadWord(collisionWord(slot) + 1u);
+  uvec2 words = selector == 0u   ? uvec2(kUnpublished, payload)
+                : selector == 1u ? uvec2(payload, kUnpublished)
+                                 : uvec2(kUnpublished);
+  total = accOfWords(words);
+  return selector != kUnpublished && payload != kUnpublished;
 }
 
 ChunkTask tileTask(uint line, uint tile) {
@@ -140,8 +175,13 @@ ACC_T earlierTotal(uint line, uint tile, uint slot) {
   if (readPublished(totalIndex(slot), total)) return total;
   total = reduceChunk(tileTask(line, tile));
   if (kInPlace) memoryBarrierBuffer();
+  // The inputs may have been overwritten after the tile published: if the
+  // reduction saw any of its outputs, the barriers make its published total
+  // (or collision record) visible here.
   ACC_T published;
-  if (readPublished(totalIndex(slot), published)) total = published;
+  if (readPublished(totalIndex(slot), published) || (kInPlace && readCollision(slot, published))) {
+    total = published;
+  }
   return total;
 }
 
@@ -153,6 +193,7 @@ void main() {
   ChunkTask own = tileTask(line, tile);
   ACC_T total = reduceChunk(own);
   publish(totalIndex(slot), total);
+  if (kInPlace && silentWords(wordsOf(total))) recordCollision(slot, total);
   if (tile == 0u) publish(inclusiveIndex(slot), total);
 
   // Back to the nearest tile with a published inclusive value, waiting a

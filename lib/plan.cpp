@@ -376,7 +376,7 @@ class Planner {
   void planLookback(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                     uint64_t outOffset, uint64_t scratchBase, uint64_t tiles) {
     uint64_t slots = p.lineCount() * tiles;
-    uint64_t valueBytes = 2 * slots * dataTypeSize(accumulationType(p.type));
+    uint64_t valueBytes = lookbackScratchBytes(slots, dataTypeSize(accumulationType(p.type)));
     plan_.scratchBytes =
         std::max(plan_.scratchBytes, scratchBase + alignUp(valueBytes, kScratchAlignment));
     Dispatch d = makeDispatch(Stage::ChunkLookback, p, in, inOffset, out, outOffset);

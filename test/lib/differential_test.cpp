@@ -212,6 +212,45 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
   }
 }
 
+// Regression: in place, a tile total that reads as silent was reduced by
+// later tiles from inputs its own outputs had overwritten (here the later
+// tiles run after it: llvmpipe's workers take blocks of workgroups). Every
+// inclusive value of a line's first 16 tiles is silent too, so each later
+// tile needs tile 0's total. Each silent pattern of an accumulator's words,
+// which FLOAT64 values hold too.
+TEST_CASE("single pass with look-back: in place, silent totals of overwritten tiles") {
+  constexpr uint64_t kSilent = detail::kLookbackUnpublished;
+  auto run = [](DataType type, const std::vector<uint64_t>& firstOfLine) {
+    std::string typeName = dataTypeName(type);
+    CAPTURE(typeName);
+    const uint32_t length = 65536;
+    CumulativeSummationDesc desc =
+        test::packedDesc(type, {static_cast<uint32_t>(firstOfLine.size()), length}, 1);
+    size_t size = dataTypeSize(type);
+    std::vector<uint8_t> input(firstOfLine.size() * length * size, 0);
+    for (size_t line = 0; line < firstOfLine.size(); ++line) {
+      std::memcpy(input.data() + line * length * size, &firstOfLine[line], size);
+    }
+    std::vector<uint8_t> expected = input;
+    test::referenceCumsum(desc, input, expected);
+    for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+      CAPTURE(test::profileName(profile));
+      Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+      detail::Plan plan = planOn(impl, desc);
+      REQUIRE(plan.dispatches.size() == 1);
+      REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
+      std::vector<uint8_t> initialOutput(input.size(), 0xA5);
+      CHECK(test::runOnDevice(desc, input, true, initialOutput, profile) == expected);
+    }
+  };
+  run(DataType::Int32, {kSilent, kSilent, 0, kSilent});
+  run(DataType::UInt64,
+      {kSilent | (uint64_t{5} << 32), 7 | (kSilent << 32), kSilent | (kSilent << 32), 0});
+  // Finite doubles (1 + 2^-32 * kSilent, about 2^1020, about 1.4 * 2^1020).
+  run(DataType::Float64,
+      {kSilent | (uint64_t{0x3FF00000} << 32), 1 | (kSilent << 32), kSilent | (kSilent << 32), 0});
+}
+
 // Interleaved walks carry four vectors of adjacent lines where they divide
 // the inner extent, else one: both, for every type, with and without chunks
 // (a reduce pass), strided outer dimensions included. The profiles are those

@@ -280,7 +280,8 @@ class Checker {
 
   // The look-back pass: one level-3 tile per invocation, at most 16 per line
   // (the carry is then a serial sum of tile totals), and its aux of
-  // 2 x tiles values, all filled with the unpublished pattern before it.
+  // 2 x tiles values and a two-word collision record per tile, all filled
+  // with the unpublished pattern before it.
   void checkLookback(const Dispatch& d) {
     const ScanParams& p = d.params;
     if (d.pipeline.stage != Stage::ChunkLookback) {
@@ -293,7 +294,8 @@ class Checker {
     expect(p.chunksPerLine <= 16, "look-back lines of at most 16 tiles");
     expect(d.hasAux, "look-back aux");
     expect(d.clearByteOffset == d.auxByteOffset, "look-back clears its aux");
-    expect(d.clearBytes == 2 * tiles * accSize, "look-back clears two values per tile");
+    expect(d.clearBytes == tiles * (2 * accSize + 8),
+           "look-back clears two values and a collision record per tile");
     expect(d.clearWord == detail::kLookbackUnpublished, "look-back clears to unpublished");
     expect(d.clearByteOffset + d.clearBytes <= plan_.scratchBytes, "look-back clear in scratch");
     expect(!d.pipeline.inPlace, "in-place chosen at record time");

@@ -134,8 +134,9 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
     CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     uint64_t tiles = (length + 4095) / 4096;
     CHECK(plan.dispatches[0].params.chunksPerLine == tiles);
-    // Two accumulators per tile (each its own status), in 16-byte units.
-    CHECK(plan.scratchBytes == (tiles * 8 + 15) / 16 * 16);
+    // Two accumulators per tile (each its own status) and a two-word
+    // collision record, in 16-byte units.
+    CHECK(plan.scratchBytes == (tiles * 16 + 15) / 16 * 16);
   }
   // Strided axes without an inner dimension to interleave take it too.
   Plan strided = planFor(vkscan::test::packedDesc(DataType::Float32, {3, 20000, 2}, 1), lavapipe);
