@@ -215,9 +215,9 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
 // Regression: in place, a tile total that reads as silent was reduced by
 // later tiles from inputs its own outputs had overwritten (here the later
 // tiles run after it: llvmpipe's workers take blocks of workgroups). Every
-// inclusive value of a line's first 16 tiles is silent too, so each later
+// inclusive value of such a line (16 tiles) is silent too, so each later
 // tile needs tile 0's total. Each silent pattern of an accumulator's words,
-// which FLOAT64 values hold too.
+// which FLOAT64 values hold too; the lines of zeros are the control.
 TEST_CASE("single pass with look-back: in place, silent totals of overwritten tiles") {
   constexpr uint64_t kSilent = detail::kLookbackUnpublished;
   auto run = [](DataType type, const std::vector<uint64_t>& firstOfLine) {
@@ -246,7 +246,7 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
   run(DataType::Int32, {kSilent, kSilent, 0, kSilent});
   run(DataType::UInt64,
       {kSilent | (uint64_t{5} << 32), 7 | (kSilent << 32), kSilent | (kSilent << 32), 0});
-  // Finite doubles (1 + 2^-32 * kSilent, about 2^1020, about 1.4 * 2^1020).
+  // Finite doubles: 1 + kSilent * 2^-52, and two of about 1.68 * 2^1020.
   run(DataType::Float64,
       {kSilent | (uint64_t{0x3FF00000} << 32), 1 | (kSilent << 32), kSilent | (kSilent << 32), 0});
 }
