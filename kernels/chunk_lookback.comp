@@ -40,7 +40,7 @@
 //
 // Aux (scratch) for W = lineCount * chunksPerLine tiles: W totals, then W
 // inclusive values, accumulators of one or two 32-bit words, then W
-// collision records of two words (lib/plan.hpp lookbackScratchBytes()).
+// collision records of two words (lib/plan.cpp lookbackScratchBytes()).
 #include "common.glsl"
 #include "chunk.glsl"
 

@@ -18,6 +18,13 @@ constexpr uint64_t kLookbackMaxTiles = 16;
 // Chunks are nodes of level 1 to 4 (kernels/chunk.glsl).
 constexpr uint32_t kMaxChunkLevels = 4;
 
+// Look-back scratch, all filled with kLookbackUnpublished
+// (kernels/chunk_lookback.comp): per tile a total and an inclusive value,
+// accumulators of `accumulatorBytes`, and a collision record of two words.
+uint64_t lookbackScratchBytes(uint64_t tiles, uint64_t accumulatorBytes) {
+  return tiles * (2 * accumulatorBytes + 8);
+}
+
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }

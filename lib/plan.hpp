@@ -38,14 +38,6 @@ inline uint32_t segmentNodes(uint32_t length) {
   return nodes < 2 ? 2 : nodes;
 }
 
-// Scratch bytes of a look-back pass over `tiles` tiles in all, every one
-// filled with kLookbackUnpublished (kernels/chunk_lookback.comp): a total and
-// an inclusive value per tile, accumulators of `accumulatorBytes`, and a
-// collision record of two 32-bit words.
-inline uint64_t lookbackScratchBytes(uint64_t tiles, uint64_t accumulatorBytes) {
-  return tiles * (2 * accumulatorBytes + 8);
-}
-
 enum class BufferRole : uint8_t { None, Input, Output, Scratch };
 
 // Everything that selects a pipeline. Two dispatches with equal keys share
