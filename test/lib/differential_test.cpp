@@ -217,7 +217,8 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
 // tiles run after it: llvmpipe's workers take blocks of workgroups). Every
 // inclusive value of such a line (16 tiles) is silent too, so each later
 // tile needs tile 0's total. Each silent pattern of an accumulator's words,
-// which FLOAT64 values hold too; the lines of zeros are the control.
+// which FLOAT64 values hold too; the lines of zeros are the control. With
+// and without polls, and with 64-bit values as pairs of words (no Int64).
 TEST_CASE("single pass with look-back: in place, silent totals of overwritten tiles") {
   constexpr uint64_t kSilent = detail::kLookbackUnpublished;
   auto run = [](DataType type, const std::vector<uint64_t>& firstOfLine) {
@@ -233,8 +234,11 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
     }
     std::vector<uint8_t> expected = input;
     test::referenceCumsum(desc, input, expected);
-    for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
-      CAPTURE(test::profileName(profile));
+    for (test::Profile profile :
+         {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated,
+          test::Profile::EmulatedDeviceAddresses}) {
+      std::string profileName = test::profileName(profile);
+      CAPTURE(profileName);
       Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
       detail::Plan plan = planOn(impl, desc);
       REQUIRE(plan.dispatches.size() == 1);
