@@ -170,7 +170,23 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
   }
 }
 
+// Four vectors of lines are one or two wide units (kWideVectors, where the
+// host found every row on 32 bytes). Measured on lavapipe, GB/s: [4096,
+// 4096] along axis 0 5.0-5.4 to 5.4-5.9, [16384, 8, 128] along axis 1
+// 12.3-12.5 to 14.1-14.4; FLOAT16 and UINT64 columns within noise.
 LANE_T loadLane(OFFSET_T element) {
+#ifdef VKSCAN_WIDE
+  if (kWideVectors && kLaneVectors == 4u) {
+    LANE_T lane;
+    [[unroll]] for (int u = 0; u < 4 / WIDE_VECS; ++u) {
+      u64vec4 unit = loadInWide(element + u * WIDE_N);
+      [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
+        LANE_VEC(lane, u * WIDE_VECS + i) = accFromVec(vecFromStore(storeOfWide(unit, i)));
+      }
+    }
+    return lane;
+  }
+#endif
 #if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
   if (kLaneVectors == 4u) {
     LaneRef lane = LaneRef(elementAddress(p.inAddr, element));
@@ -186,6 +202,18 @@ LANE_T loadLane(OFFSET_T element) {
 }
 
 void storeLane(OFFSET_T element, LANE_T value) {
+#ifdef VKSCAN_WIDE
+  if (kWideVectors && kLaneVectors == 4u) {
+    [[unroll]] for (int u = 0; u < 4 / WIDE_VECS; ++u) {
+      u64vec4 unit;
+      [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
+        setWide(unit, i, storeFromVec(vecFromAcc(LANE_VEC(value, u * WIDE_VECS + i))));
+      }
+      storeOutWide(element + u * WIDE_N, unit);
+    }
+    return;
+  }
+#endif
 #if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
   if (kLaneVectors == 4u) {
     LaneRef lane = LaneRef(elementAddress(p.outAddr, element));

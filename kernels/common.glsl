@@ -24,7 +24,9 @@
 //   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl),
 //   8: full nodes (bool; chunk stages: the axis may hold a full node; false
 //      promises it is shorter than NODE),
-//   9: look-back polls, 10: in place (bool) (chunk_lookback.comp).
+//   9: look-back polls, 10: in place (bool) (chunk_lookback.comp),
+//   14: wide vectors (bool; chunk stages: nodes on vector loads, or
+//      interleaved rows of four vectors, move in 32-byte units).
 // They make choices that could be runtime tests compile-time ones because
 // llvmpipe runs every path of a kernel under masks, taken or not, uniform
 // branches included: an untaken path costs about what a taken one does, and
@@ -61,6 +63,7 @@ layout(constant_id = 4) const bool kPartialNodes = true;
 layout(constant_id = 5) const uint kLineDims = 3;
 layout(constant_id = 6) const bool kChunked = true;
 layout(constant_id = 8) const bool kFullNodes = true;
+layout(constant_id = 14) const bool kWideVectors = false;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).
@@ -466,6 +469,87 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 }
 #endif
 
+// Wide units (kWideVectors): 32 bytes, WIDE_VECS vectors, moved by one
+// access. llvmpipe (Mesa 22.3) pays per access, not per byte: measured on
+// lavapipe (AMD EPYC, 2 cores), FLOAT32 1-D 2^24 went from 7.1-7.5 to
+// 8.6-9.2 GB/s, FLOAT16 from 4.2 to 4.7 (a node is one unit). The host
+// sets it only where every node (or interleaved row, chunk.glsl) starts on
+// a unit of the binding, which needs the binding's own offset (a multiple
+// of 16) unrounded. Kernels without Int64 have no 32-byte type and keep
+// vectors.
+#ifndef VKSCAN_NO_INT64
+#define VKSCAN_WIDE 1
+#define WIDE_VECS (32 / VKSCAN_VEC_ALIGN)
+#define WIDE_N (WIDE_VECS * VEC_N)
+
+#ifdef VKSCAN_SSBO
+layout(set = 0, binding = 0, std430) readonly buffer InWide { u64vec4 inWide[]; };
+layout(set = 0, binding = 1, std430) buffer OutWide { u64vec4 outWide[]; };
+u64vec4 loadInWide(OFFSET_T element) { return inWide[inIndex(element) / WIDE_N]; }
+void storeOutWide(OFFSET_T element, u64vec4 value) { outWide[outIndex(element) / WIDE_N] = value; }
+#else
+layout(buffer_reference, scalar, buffer_reference_align = 16) buffer WideRef { u64vec4 v; };
+u64vec4 loadInWide(OFFSET_T element) { return WideRef(elementAddress(p.inAddr, element)).v; }
+void storeOutWide(OFFSET_T element, u64vec4 value) {
+  WideRef(elementAddress(p.outAddr, element)).v = value;
+}
+#endif
+
+// Vector i of a unit, and back.
+#if WIDE_VECS == 4
+VEC_STORE_T storeOfWide(u64vec4 unit, int i) { return unit[i]; }
+void setWide(inout u64vec4 unit, int i, VEC_STORE_T v) { unit[i] = v; }
+#else
+#ifdef VKSCAN_TYPE_F64
+VEC_STORE_T storeOfWords(u64vec2 words) { return uint64BitsToDouble(words); }
+u64vec2 wordsOfStore(VEC_STORE_T v) { return doubleBitsToUint64(v); }
+#else
+VEC_STORE_T storeOfWords(u64vec2 words) { return VEC_STORE_T(words); }
+u64vec2 wordsOfStore(VEC_STORE_T v) { return u64vec2(v); }
+#endif
+VEC_STORE_T storeOfWide(u64vec4 unit, int i) { return storeOfWords(i == 0 ? unit.xy : unit.zw); }
+void setWide(inout u64vec4 unit, int i, VEC_STORE_T v) {
+  if (i == 0) {
+    unit.xy = wordsOfStore(v);
+  } else {
+    unit.zw = wordsOfStore(v);
+  }
+}
+#endif
+#endif
+
+// The NODE_VECS vectors from element offset `first`, in memory order.
+void loadNodeVecs(OFFSET_T first, out ACC_VEC_T w[NODE_VECS]) {
+#ifdef VKSCAN_WIDE
+  if (kWideVectors) {
+    [[unroll]] for (int u = 0; u < NODE_VECS / WIDE_VECS; ++u) {
+      u64vec4 unit = loadInWide(first + u * WIDE_N);
+      [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
+        w[u * WIDE_VECS + i] = accFromVec(vecFromStore(storeOfWide(unit, i)));
+      }
+    }
+    return;
+  }
+#endif
+  [[unroll]] for (int q = 0; q < NODE_VECS; ++q) w[q] = loadInVec(first + q * VEC_N);
+}
+
+void storeNodeVecs(OFFSET_T first, ACC_VEC_T w[NODE_VECS]) {
+#ifdef VKSCAN_WIDE
+  if (kWideVectors) {
+    [[unroll]] for (int u = 0; u < NODE_VECS / WIDE_VECS; ++u) {
+      u64vec4 unit;
+      [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
+        setWide(unit, i, storeFromVec(vecFromAcc(w[u * WIDE_VECS + i])));
+      }
+      storeOutWide(first + u * WIDE_N, unit);
+    }
+    return;
+  }
+#endif
+  [[unroll]] for (int q = 0; q < NODE_VECS; ++q) storeOutVec(first + q * VEC_N, w[q]);
+}
+
 // The full node of NODE elements from traversal index k0 of a line starting
 // at element offset `line`, as NODE_VECS vector accesses: the host's promise
 // (kVectorLoads) is |axis stride| == 1 and every vector aligned; a decreasing
@@ -473,41 +557,25 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // every array index is a constant, so the node stays in registers (a runtime
 // index would spill it to per-lane memory, which costs more than the loads).
 void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
-  if (!kReverse) {
-    OFFSET_T first = line + k0;
-    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      ACC_VEC_T w = loadInVec(first + q * VEC_N);
-      [[unroll]] for (int c = 0; c < VEC_N; ++c) v[q * VEC_N + c] = vecElement(w, c);
-    }
-  } else {
-    OFFSET_T first = line - k0 - (NODE - 1);
-    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      ACC_VEC_T w = loadInVec(first + q * VEC_N);
-      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
-        v[NODE - 1 - (q * VEC_N + c)] = vecElement(w, c);
-      }
+  ACC_VEC_T w[NODE_VECS];
+  loadNodeVecs(kReverse ? line - k0 - (NODE - 1) : line + k0, w);
+  [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+    [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+      int j = q * VEC_N + c;
+      v[kReverse ? NODE - 1 - j : j] = vecElement(w[q], c);
     }
   }
 }
 
 void storeContiguousNode(OFFSET_T line, OFFSET_T k0, ACC_T v[NODE]) {
-  if (!kReverse) {
-    OFFSET_T first = line + k0;
-    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      ACC_VEC_T w;
-      [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(w, c, v[q * VEC_N + c]);
-      storeOutVec(first + q * VEC_N, w);
-    }
-  } else {
-    OFFSET_T first = line - k0 - (NODE - 1);
-    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      ACC_VEC_T w;
-      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
-        setVecElement(w, c, v[NODE - 1 - (q * VEC_N + c)]);
-      }
-      storeOutVec(first + q * VEC_N, w);
+  ACC_VEC_T w[NODE_VECS];
+  [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+    [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+      int j = q * VEC_N + c;
+      setVecElement(w[q], c, v[kReverse ? NODE - 1 - j : j]);
     }
   }
+  storeNodeVecs(kReverse ? line - k0 - (NODE - 1) : line + k0, w);
 }
 
 // Element offsets of the first traversal element of line `line`. Integer

@@ -22,9 +22,10 @@ struct SpecializationData {
   VkBool32 touchAhead;
   uint32_t rowsPerIteration;
   uint32_t segmentLength;
+  VkBool32 wideVectors;
 };
 
-const std::array<VkSpecializationMapEntry, 14> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 15> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -39,6 +40,7 @@ const std::array<VkSpecializationMapEntry, 14> kSpecializationEntries = {{
     {11, offsetof(SpecializationData, touchAhead), sizeof(VkBool32)},
     {12, offsetof(SpecializationData, rowsPerIteration), sizeof(uint32_t)},
     {13, offsetof(SpecializationData, segmentLength), sizeof(uint32_t)},
+    {14, offsetof(SpecializationData, wideVectors), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -97,7 +99,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].chunked),      missing[i].laneVectors,
                    vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
                    vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
-                   missing[i].rowsPerIteration,     missing[i].segmentLength};
+                   missing[i].rowsPerIteration,     missing[i].segmentLength,
+                   vkBool(missing[i].wideVectors)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

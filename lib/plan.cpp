@@ -43,6 +43,11 @@ int64_t vectorElements(DataType type) {
   return dataTypeSize(type) == 8 ? 2 : 4;
 }
 
+// Elements per wide unit of the chunk kernels (32 bytes).
+int64_t wideElements(DataType type) {
+  return 32 / static_cast<int64_t>(dataTypeSize(type));
+}
+
 // Lines one interleaved invocation carries (kernels/chunk.glsl LANE_N) when
 // the innermost line dimension has `innerLines`: four vectors' worth where
 // they divide it, else one vector's.
@@ -162,7 +167,27 @@ class Planner {
   // Vector accesses along the axis: a node's elements are contiguous and
   // every node starts on a vector boundary.
   bool axisVectorizable(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
-    int64_t vector = vectorElements(p.type);
+    return axisAligned(p, inOffset, outOffset, vectorElements(p.type));
+  }
+
+  // Wide units (chunk stages): every node on vector loads, or every row of
+  // four vectors of interleaved lines, starts on 32 bytes from its binding's
+  // offset. Storage buffers are bound from that offset (a multiple of 16)
+  // rounded down to the device's alignment, so where the alignment does not
+  // divide 16 a node may start mid-unit of the binding.
+  void setWideVectors(Dispatch& d, const Problem& p, uint64_t inOffset, uint64_t outOffset,
+                      bool interleaved) const {
+    int64_t unit = wideElements(p.type);
+    bool bound = 16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0;
+    d.pipeline.wideVectors =
+        bound &&
+        (interleaved ? d.pipeline.laneVectors == 4 && rowsAligned(p, inOffset, outOffset, unit)
+                     : d.pipeline.vectorLoads && axisAligned(p, inOffset, outOffset, unit));
+  }
+
+  // The axis is contiguous in both tensors and every node starts on a
+  // multiple of `vector` elements.
+  bool axisAligned(const Problem& p, uint64_t inOffset, uint64_t outOffset, int64_t vector) const {
     if (p.inAxisStride != p.outAxisStride || std::abs(p.inAxisStride) != 1) return false;
     for (const LineDim& dim : p.lines) {
       if (dim.inStride % vector != 0 || dim.outStride % vector != 0) return false;
@@ -181,6 +206,12 @@ class Planner {
         inner.size % interleavedLines(p.type, inner.size) != 0) {
       return false;
     }
+    return rowsAligned(p, inOffset, outOffset, vector);
+  }
+
+  // Every row of an interleaved walk (the elements of one axis index, lines
+  // contiguous) starts on a multiple of `vector` elements.
+  bool rowsAligned(const Problem& p, uint64_t inOffset, uint64_t outOffset, int64_t vector) const {
     if (p.inAxisStride % vector != 0 || p.outAxisStride % vector != 0) return false;
     for (size_t i = 1; i < p.lines.size(); ++i) {
       if (p.lines[i].inStride % vector != 0 || p.lines[i].outStride % vector != 0) return false;
@@ -299,6 +330,7 @@ class Planner {
         d.pipeline.laneVectors = static_cast<uint32_t>(lanes / vectorElements(p.type));
         d.pipeline.rowsPerIteration = levels == kMaxChunkLevels ? 2 : 1;
       }
+      setWideVectors(d, p, inOffset, outOffset, interleaved);
       return d;
     };
     Dispatch scan = chunkDispatch(Stage::ChunkScan, Stage::ChunkScanInterleaved, out, outOffset);
@@ -349,6 +381,7 @@ class Planner {
     d.pipeline.workgroupSize = chunkWorkgroup(invocations, true);
     d.pipeline.segmentLength = length32;
     setVectorLoads(d, true);
+    setWideVectors(d, flat, inOffset, outOffset, false);
     setNodePaths(d);
     d.params.shape = 1;
     emit(d, ceilDiv(invocations, d.pipeline.workgroupSize));
@@ -395,6 +428,7 @@ class Planner {
     uint32_t workgroup = subgroupWorkgroup();
     d.pipeline.workgroupSize = workgroup;
     setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
+    setWideVectors(d, p, inOffset, outOffset, false);
     setNodePaths(d);
     d.params.shape = kLookbackTileLevels;
     d.params.chunksPerLine = static_cast<uint32_t>(tiles);
@@ -510,10 +544,10 @@ const char* stageName(Stage stage) noexcept {
 namespace {
 
 auto tied(const PipelineKey& k) {
-  return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.partialNodes,
-                  k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.lookbackPolls, k.inPlace,
-                  k.touchAhead, k.rowsPerIteration, k.segmentLength, k.workgroupSize,
-                  k.storageBuffers);
+  return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.wideVectors,
+                  k.partialNodes, k.fullNodes, k.lineDims, k.chunked, k.laneVectors,
+                  k.lookbackPolls, k.inPlace, k.touchAhead, k.rowsPerIteration, k.segmentLength,
+                  k.workgroupSize, k.storageBuffers);
 }
 
 }  // namespace

@@ -49,6 +49,10 @@ struct PipelineKey {
   bool vectorLoads = false;
   // With vectorLoads: the axis runs down through memory (strides -1).
   bool reverse = false;
+  // Chunk stages: every node on vector loads, or every row of four vectors
+  // of interleaved lines, starts on 32 bytes of its binding and moves in
+  // 32-byte units (kernels/common.glsl kWideVectors).
+  bool wideVectors = false;
   // Chunk stages: the axis length is not a multiple of the node (16), so the
   // kernel keeps its partial-node path; otherwise that path is compiled out.
   bool partialNodes = false;

@@ -290,6 +290,53 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
   }
 }
 
+// Contiguous nodes that start on 32 bytes move as wide units
+// (PipelineKey::wideVectors); lines half a unit longer start every other
+// line mid-unit and move as vectors. Both must give the reference's bits in
+// one pass, with look-back and in three passes, forwards and backwards,
+// through storage buffers and device addresses. Interleaved rows of four
+// vectors of lines likewise, on units and, padded, mid-unit.
+TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, every type") {
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    bool chunkWalks =
+        !impl.tuning.rowsForContiguousAxes &&
+        16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
+    for (DataType type : kTypes) {
+      uint32_t unit = static_cast<uint32_t>(32 / dataTypeSize(type));
+      for (uint32_t shift : {0u, unit / 2}) {
+        for (std::vector<uint32_t> sizes : {std::vector<uint32_t>{300, 64 * unit + shift},
+                                            {2, 20480 + shift},
+                                            {2, 70000 + shift}}) {
+          CumulativeSummationDesc desc = test::packedDesc(type, sizes, 1);
+          detail::Plan plan = planOn(impl, desc);
+          if (chunkWalks) {
+            CHECK(plan.dispatches.front().pipeline.wideVectors == (shift == 0));
+            CHECK(plan.dispatches.back().pipeline.wideVectors == (shift == 0));
+          }
+          if (type == DataType::Float32) {
+            checkAllModes(desc, 46, profile);
+          } else {
+            desc.hasExclusiveSum = true;
+            desc.axisDirection = AxisDirection::Decreasing;
+            checkAgainstReference(desc, true, 47, profile);
+            checkAgainstReference(test::packedDesc(type, sizes, 1), false, 48, profile);
+          }
+        }
+        uint32_t lines = dataTypeSize(type) == 8 ? 16 : 32;  // eight vectors
+        CumulativeSummationDesc columns = test::packedDesc(type, {60, lines}, 0);
+        columns.input.strides = {lines + shift, 1};
+        columns.output.strides = columns.input.strides;
+        detail::Plan plan = planOn(impl, columns);
+        CHECK(plan.dispatches.back().pipeline.stage == detail::Stage::ChunkScanInterleaved);
+        CHECK(plan.dispatches.back().pipeline.laneVectors == 4);
+        if (chunkWalks) CHECK(plan.dispatches.back().pipeline.wideVectors == (shift == 0));
+        checkAllModes(columns, 49, profile);
+      }
+    }
+  }
+}
+
 // Interleaved walks whose rows lie far apart read each row's words a node
 // early (PipelineKey::touchAhead). The reads must change no output, and the
 // last nodes of a chunk, which have no node ahead to touch, must still be

@@ -1,5 +1,6 @@
 #include "plan_invariants.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -234,16 +235,45 @@ class Checker {
   }
 
   // Vector accesses: aligned, given bindings aligned to 16 bytes; the vector
-  // path reads nodes forwards or, with reverse, backwards.
+  // path reads nodes forwards or, with reverse, backwards. Wide units: every
+  // node on 32 bytes of a binding that storage buffers bind unrounded.
   void checkVectors(const Dispatch& d) {
     const ScanParams& p = d.params;
     Stage stage = d.pipeline.stage;
     int64_t size = static_cast<int64_t>(dataTypeSize(d.pipeline.type));
     int64_t vector = vectorElements(d.pipeline.type);
-    auto aligned = [&](uint64_t byteOffset, int64_t axisStride) {
+    auto startsOn = [&](uint64_t byteOffset, int64_t axisStride, int64_t unit) {
       int64_t start = static_cast<int64_t>(byteOffset) / size;
-      return axisStride > 0 ? start % vector == 0 : (start + 1) % vector == 0;
+      return axisStride > 0 ? start % unit == 0 : (start + 1) % unit == 0;
     };
+    auto aligned = [&](uint64_t byteOffset, int64_t axisStride) {
+      return startsOn(byteOffset, axisStride, vector);
+    };
+    if (d.pipeline.wideVectors) {
+      int64_t unit = 32 / size;
+      expect(!isRows(stage), "wide units only in chunk stages");
+      expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,
+             "wide units only where bindings are bound unrounded");
+      if (isInterleaved(stage)) {
+        // Lines within a row are contiguous, four vectors per lane group.
+        expect(d.pipeline.laneVectors == 4, "wide units: four vectors of lines");
+        expect(p.inAxisStride % unit == 0, "input rows on units");
+        expect(isReduce(stage) || p.outAxisStride % unit == 0, "output rows on units");
+        expect(static_cast<int64_t>(d.inByteOffset) / size % unit == 0, "input base on units");
+        expect(isReduce(stage) || static_cast<int64_t>(d.outByteOffset) / size % unit == 0,
+               "output base on units");
+      } else {
+        expect(d.pipeline.vectorLoads, "wide units only on vector nodes");
+        expect(startsOn(d.inByteOffset, p.inAxisStride, unit), "input nodes on units");
+        expect(isReduce(stage) || startsOn(d.outByteOffset, p.outAxisStride, unit),
+               "output nodes on units");
+      }
+      for (int i = 0; i < 3; ++i) {
+        expect(p.lineSize[i] == 1 || p.inLineStride[i] % unit == 0, "input lines on units");
+        expect(p.lineSize[i] == 1 || isReduce(stage) || p.outLineStride[i] % unit == 0,
+               "output lines on units");
+      }
+    }
     if (d.pipeline.vectorLoads) {
       expect(!isInterleaved(stage), "vector nodes are not interleaved");
       expect(p.inAxisStride == p.outAxisStride, "vector nodes: equal axis strides");

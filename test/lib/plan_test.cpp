@@ -223,6 +223,29 @@ TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
   CHECK(plan.dispatches[0].pipeline.vectorLoads);
 }
 
+TEST_CASE("plan: contiguous chunk walks move 32-byte units where every node starts on one") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto walk = [&](DataType type, uint32_t rowLength, uint64_t bindingAlignment) {
+    PlanLimits limits{lavapipe.subgroupSize, lavapipe.maxInvocations, 65535, 65535};
+    limits.minStorageBufferOffsetAlignment = bindingAlignment;
+    CumulativeSummationDesc desc = vkscan::test::packedDesc(type, {4096, rowLength}, 1);
+    Plan plan = makePlan(normalize(desc), limits, tuningOf(lavapipe));
+    checkInvariants(desc, plan, limits);
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.dispatches[0].pipeline.vectorLoads);
+    return plan.dispatches[0].pipeline.wideVectors;
+  };
+  for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+    CAPTURE(dataTypeName(type));
+    uint32_t unit = static_cast<uint32_t>(32 / dataTypeSize(type));
+    CHECK(walk(type, 64 * unit, 16));
+    // Every other row starts mid-unit.
+    CHECK(!walk(type, 64 * unit + unit / 2, 16));
+    // Storage buffers bound from offsets rounded down to 64 bytes.
+    CHECK(!walk(type, 64 * unit, 64));
+  }
+}
+
 TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on a CPU device") {
   const DeviceClass& lavapipe = kDevices[0];
   auto workgroupOf = [](const Plan& plan) {

@@ -196,9 +196,10 @@ TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
   Operator first = device.createOperator(desc);
   size_t afterFirst = device.cachedPipelineCount();
   CHECK(afterFirst == first.dispatchCount());
-  desc.input.sizes = {7, 900};
+  // Same stage, type and flags: rows of whole 32-byte units, as the first.
+  desc.input.sizes = {7, 904};
   desc.output.sizes = desc.input.sizes;
-  Operator second = device.createOperator(desc);  // same stage, type and flags
+  Operator second = device.createOperator(desc);
   CHECK(device.cachedPipelineCount() == afterFirst);
   desc.hasExclusiveSum = true;
   Operator third = device.createOperator(desc);
