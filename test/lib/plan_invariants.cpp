@@ -236,75 +236,65 @@ class Checker {
 
   // Vector accesses: aligned, given bindings aligned to 16 bytes; the vector
   // path reads nodes forwards or, with reverse, backwards. Wide units: every
-  // node on 32 bytes of a binding that storage buffers bind unrounded.
+  // node, or interleaved row, on 32 bytes of a binding that storage buffers
+  // bind unrounded.
   void checkVectors(const Dispatch& d) {
     const ScanParams& p = d.params;
     Stage stage = d.pipeline.stage;
     int64_t size = static_cast<int64_t>(dataTypeSize(d.pipeline.type));
     int64_t vector = vectorElements(d.pipeline.type);
-    auto startsOn = [&](uint64_t byteOffset, int64_t axisStride, int64_t unit) {
-      int64_t start = static_cast<int64_t>(byteOffset) / size;
-      return axisStride > 0 ? start % unit == 0 : (start + 1) % unit == 0;
-    };
-    auto aligned = [&](uint64_t byteOffset, int64_t axisStride) {
-      return startsOn(byteOffset, axisStride, vector);
-    };
-    if (d.pipeline.wideVectors) {
-      int64_t unit = 32 / size;
-      expect(!isRows(stage), "wide units only in chunk stages");
-      expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,
-             "wide units only where bindings are bound unrounded");
-      if (isInterleaved(stage)) {
-        // Lines within a row are contiguous, four vectors per lane group.
-        expect(d.pipeline.laneVectors == 4, "wide units: four vectors of lines");
-        expect(p.inAxisStride % unit == 0, "input rows on units");
-        expect(isReduce(stage) || p.outAxisStride % unit == 0, "output rows on units");
-        expect(static_cast<int64_t>(d.inByteOffset) / size % unit == 0, "input base on units");
-        expect(isReduce(stage) || static_cast<int64_t>(d.outByteOffset) / size % unit == 0,
-               "output base on units");
-      } else {
-        expect(d.pipeline.vectorLoads, "wide units only on vector nodes");
-        expect(startsOn(d.inByteOffset, p.inAxisStride, unit), "input nodes on units");
-        expect(isReduce(stage) || startsOn(d.outByteOffset, p.outAxisStride, unit),
-               "output nodes on units");
-      }
+    int64_t unit = 32 / size;
+    // Contiguous nodes: every line's first node starts on `step` elements
+    // (backwards, its lowest address is its last traversal element's).
+    auto nodesOn = [&](int64_t step, const std::string& what) {
+      auto startsOn = [&](uint64_t byteOffset, int64_t axisStride) {
+        int64_t start = static_cast<int64_t>(byteOffset) / size;
+        return axisStride > 0 ? start % step == 0 : (start + 1) % step == 0;
+      };
       for (int i = 0; i < 3; ++i) {
-        expect(p.lineSize[i] == 1 || p.inLineStride[i] % unit == 0, "input lines on units");
-        expect(p.lineSize[i] == 1 || isReduce(stage) || p.outLineStride[i] % unit == 0,
-               "output lines on units");
+        expect(p.lineSize[i] == 1 || p.inLineStride[i] % step == 0, "input lines " + what);
+        expect(p.lineSize[i] == 1 || isReduce(stage) || p.outLineStride[i] % step == 0,
+               "output lines " + what);
       }
-    }
+      expect(startsOn(d.inByteOffset, p.inAxisStride), "input nodes " + what);
+      expect(isReduce(stage) || startsOn(d.outByteOffset, p.outAxisStride), "output nodes " + what);
+    };
+    // Interleaved lanes: every row of every line group starts on `step`.
+    auto rowsOn = [&](int64_t step, const std::string& what) {
+      auto check = [&](int64_t axisStride, uint64_t byteOffset, const int64_t* lineStrides,
+                       const std::string& tensor) {
+        expect(axisStride % step == 0, "interleaved " + tensor + " rows " + what);
+        expect(static_cast<int64_t>(byteOffset / size) % step == 0,
+               "interleaved " + tensor + " base " + what);
+        for (int i = 0; i < 3; ++i) {
+          expect(p.lineSize[i] == 1 || lineStrides[i] % step == 0,
+                 "interleaved " + tensor + " lines " + what);
+        }
+      };
+      check(p.inAxisStride, d.inByteOffset, p.inLineStride, "input");
+      if (!isReduce(stage)) check(p.outAxisStride, d.outByteOffset, p.outLineStride, "output");
+    };
     if (d.pipeline.vectorLoads) {
       expect(!isInterleaved(stage), "vector nodes are not interleaved");
       expect(p.inAxisStride == p.outAxisStride, "vector nodes: equal axis strides");
       expect(std::abs(p.inAxisStride) == 1, "vector nodes: a contiguous axis");
       expect(d.pipeline.reverse == (p.inAxisStride < 0), "reverse matches the stride's sign");
-      for (int i = 0; i < 3; ++i) {
-        expect(p.lineSize[i] == 1 || p.inLineStride[i] % vector == 0, "input lines aligned");
-        expect(p.lineSize[i] == 1 || isReduce(stage) || p.outLineStride[i] % vector == 0,
-               "output lines aligned");
-      }
-      expect(aligned(d.inByteOffset, p.inAxisStride), "input vectors aligned");
-      expect(isReduce(stage) || aligned(d.outByteOffset, p.outAxisStride),
-             "output vectors aligned");
+      nodesOn(vector, "aligned");
     } else {
       expect(!d.pipeline.reverse, "reverse only with vector nodes");
     }
-    // Interleaved lanes: every row of every line group starts a vector.
-    auto rowsAligned = [&](int64_t axisStride, uint64_t byteOffset, const int64_t* lineStrides,
-                           const std::string& tensor) {
-      expect(axisStride % vector == 0, "interleaved " + tensor + " rows aligned");
-      expect(static_cast<int64_t>(byteOffset / size) % vector == 0,
-             "interleaved " + tensor + " base aligned");
-      for (int i = 0; i < 3; ++i) {
-        expect(p.lineSize[i] == 1 || lineStrides[i] % vector == 0,
-               "interleaved " + tensor + " lines aligned");
+    if (isInterleaved(stage)) rowsOn(vector, "aligned");
+    if (d.pipeline.wideVectors) {
+      expect(!isRows(stage), "wide units only in chunk stages");
+      expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,
+             "wide units only where bindings are bound unrounded");
+      if (isInterleaved(stage)) {
+        expect(d.pipeline.laneVectors == 4, "wide units: four vectors of lines");
+        rowsOn(unit, "on units");
+      } else {
+        expect(d.pipeline.vectorLoads, "wide units only on vector nodes");
+        nodesOn(unit, "on units");
       }
-    };
-    if (isInterleaved(stage)) {
-      rowsAligned(p.inAxisStride, d.inByteOffset, p.inLineStride, "input");
-      if (!isReduce(stage))
-        rowsAligned(p.outAxisStride, d.outByteOffset, p.outLineStride, "output");
     }
   }
 
