@@ -7,16 +7,13 @@
 namespace vkscan {
 namespace {
 
-// Matches DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT; the vector paths rely on it.
-constexpr VkDeviceSize kBindingAlignment = 16;
-
 void checkBinding(const BufferBinding& binding, uint64_t needed, const char* name) {
   std::string field = std::string("bindings.") + name;
   if (binding.buffer == VK_NULL_HANDLE) throw InvalidArgument(field + ".buffer", "is null");
-  if (binding.offset % kBindingAlignment != 0) {
+  if (binding.offset % detail::kBindingAlignment != 0) {
     throw InvalidArgument(field + ".offset", std::to_string(binding.offset) +
                                                  " is not a multiple of " +
-                                                 std::to_string(kBindingAlignment));
+                                                 std::to_string(detail::kBindingAlignment));
   }
   if (binding.size == VK_WHOLE_SIZE || binding.size < needed) {
     throw InvalidArgument(field + ".size", std::to_string(binding.size) + " bytes, but " +

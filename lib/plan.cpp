@@ -447,14 +447,19 @@ class Planner {
 
 // Storage-buffer kernels index each binding with 32-bit element offsets and
 // are bound from the binding's offset rounded down to
-// minStorageBufferOffsetAlignment, so every tensor plus that lead (and a word
-// of rounding) must fit both maxStorageBufferRange and 2^31 bytes.
+// minStorageBufferOffsetAlignment. Binding offsets are multiples of
+// kBindingAlignment, so that lead is at most the alignment less
+// kBindingAlignment (none where the alignment divides it, as on lavapipe):
+// with it, every tensor (its DML total bytes, whole words) must fit both
+// maxStorageBufferRange and 2^31 bytes.
 bool fitsStorageBuffers(const Problem& problem, uint64_t scratchBytes, const PlanLimits& limits) {
   if (!limits.pushDescriptor) return false;
   uint64_t range = std::min<uint64_t>(limits.maxStorageBufferRange, uint64_t{1} << 31);
-  uint64_t slack = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1) + 4;
+  uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
+  uint64_t lead = alignment > kBindingAlignment ? alignment - kBindingAlignment : 0;
+  if (lead > range) return false;
   for (uint64_t bytes : {problem.inputBytes, problem.outputBytes, scratchBytes}) {
-    if (bytes > range || range - bytes < slack) return false;
+    if (bytes > range - lead) return false;
   }
   return true;
 }

@@ -26,6 +26,11 @@ enum class Stage : uint8_t {
 
 const char* stageName(Stage stage) noexcept;
 
+// Every binding's offset is a multiple of this (matching
+// DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT): the vector paths rely on it, and the
+// plan on the storage-buffer lead it bounds (fitsStorageBuffers()).
+inline constexpr uint64_t kBindingAlignment = 16;
+
 // The 32-bit pattern of a look-back value not yet published
 // (kernels/chunk_lookback.comp kUnpublished).
 inline constexpr uint32_t kLookbackUnpublished = 0x7FBADBADu;

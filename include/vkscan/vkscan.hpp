@@ -200,7 +200,11 @@ struct VKSCAN_API DeviceCapabilities {
   // bind tensors (and scratch) that fit maxStorageBufferRange as storage
   // buffers, which CPU implementations access faster than device addresses;
   // larger ones, and every tensor on other devices, go through device
-  // addresses. Results are the same bits either way.
+  // addresses. Results are the same bits either way. A binding is bound from
+  // its offset rounded down to minStorageBufferOffsetAlignment, so a tensor
+  // fits if it does with the largest such lead its 16-byte-aligned offset
+  // can have: a tensor of exactly maxStorageBufferRange fits where that
+  // alignment is 16 or less.
   bool pushDescriptor = false;
 
   uint64_t maxStorageBufferRange = 0;

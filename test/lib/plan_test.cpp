@@ -371,8 +371,9 @@ TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
 
 TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and the range allow") {
   auto plan = [](const CumulativeSummationDesc& desc, const DeviceClass& device, bool push,
-                 uint64_t range) {
-    PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535, push, range, 64};
+                 uint64_t range, uint64_t alignment = 64) {
+    PlanLimits limits{
+        device.subgroupSize, device.maxInvocations, 65535, 65535, push, range, alignment};
     return makePlan(normalize(desc), limits, tuningOf(device));
   };
   auto storageBuffers = [](const Plan& p) {
@@ -386,11 +387,17 @@ TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and t
   REQUIRE(fits.dispatches.size() == 3);
   CHECK(storageBuffers(fits) == 3);
   CHECK(storageBuffers(plan(longLine, kDevices[0], false, range)) == 0);
-  // A tensor of exactly maxStorageBufferRange leaves no room for the
-  // alignment lead, and one beyond 2^31 bytes overflows the 32-bit offsets.
+  // Bindings at 16-byte offsets lie up to the alignment less 16 above where
+  // they are bound: a tensor of exactly maxStorageBufferRange fits at an
+  // alignment of 16 (or less), and needs 48 bytes more at 64.
   CumulativeSummationDesc full = vkscan::test::packedDesc(DataType::Float32, {1u << 25}, 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range, 16)) > 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range, 4)) > 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range - 4, 16)) == 0);
   CHECK(storageBuffers(plan(full, kDevices[0], true, range)) == 0);
-  CHECK(storageBuffers(plan(full, kDevices[0], true, range + 128)) > 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range + 44)) == 0);
+  CHECK(storageBuffers(plan(full, kDevices[0], true, range + 48)) > 0);
+  // One beyond 2^31 bytes overflows the 32-bit offsets.
   CumulativeSummationDesc huge = vkscan::test::packedDesc(DataType::Float32, {1u << 29}, 0);
   CHECK(storageBuffers(plan(huge, kDevices[0], true, UINT64_MAX)) == 0);
   // GPUs: the rows kernels keep device addresses; chunk kernels (a strided

@@ -168,6 +168,56 @@ TEST_CASE("record: storage buffers only for tensors within maxStorageBufferRange
   CHECK(device.validationMessageCount() == 0);
 }
 
+// A binding at a 16-byte offset lies up to the alignment less 16 above where
+// its storage buffer is bound. A tensor that fills maxStorageBufferRange
+// from there still takes storage buffers, and runs bound there (an odd count
+// of halves too: DML sizes tensors in whole words); one byte less of range
+// takes device addresses (new pipelines). An alignment of 64 is pretended,
+// as above.
+TEST_CASE("record: storage buffers for tensors that fill the range from the largest lead") {
+  Device device(test::testDeviceOptions());
+  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  if (!device.capabilities().pushDescriptor) return;
+  const DeviceCapabilities saved = impl.capabilities;
+  const uint64_t alignment = 64;
+  const uint64_t lead = alignment - 16;
+  for (DataType type : {DataType::Float32, DataType::Float16}) {
+    CAPTURE(dataTypeName(type));
+    CumulativeSummationDesc desc = test::packedDesc(type, {3, 33333}, 1, true);
+    uint64_t bytes = desc.input.totalBytes();
+    uint64_t elementBytes = 3 * 33333 * dataTypeSize(type);
+    impl.capabilities.minStorageBufferOffsetAlignment = alignment;
+    impl.capabilities.maxStorageBufferRange = lead + bytes;
+    Operator op = device.createOperator(desc);
+    size_t pipelines = device.cachedPipelineCount();
+
+    uint64_t outOffset = lead + (bytes + alignment) / alignment * alignment;
+    detail::DeviceBuffer buffer(impl, outOffset + bytes);
+    detail::DeviceBuffer scratch(impl, op.scratchSize() + lead);
+    BufferBinding in{buffer.buffer(), lead, bytes};
+    BufferBinding out{buffer.buffer(), outOffset, bytes};
+    BufferBinding scratchBinding{scratch.buffer(), lead, op.scratchSize()};
+    std::vector<uint8_t> input = test::randomElements(type, elementBytes / dataTypeSize(type), 12);
+    input.resize(bytes);
+    std::memcpy(static_cast<uint8_t*>(buffer.mapped()) + in.offset, input.data(), bytes);
+    OneShot shot(impl);
+    op.record(shot.commandBuffer(), in, out, scratchBinding);
+    shot.submitAndWait();
+    std::vector<uint8_t> expected = expectedOf(desc, input);
+    CHECK(std::memcmp(static_cast<const uint8_t*>(buffer.mapped()) + out.offset, expected.data(),
+                      elementBytes) == 0);
+
+    impl.capabilities.maxStorageBufferRange = saved.maxStorageBufferRange;
+    device.createOperator(desc);
+    CHECK(device.cachedPipelineCount() == pipelines);
+    impl.capabilities.maxStorageBufferRange = lead + bytes - 1;
+    device.createOperator(desc);
+    CHECK(device.cachedPipelineCount() > pipelines);
+    impl.capabilities = saved;
+  }
+  CHECK(device.validationMessageCount() == 0);
+}
+
 TEST_CASE("record: in place, output bound to the input's range") {
   Device& device = test::testDevice();
   Device::Impl& impl = detail::DeviceAccess::impl(device);

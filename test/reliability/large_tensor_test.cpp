@@ -56,3 +56,21 @@ TEST_CASE("large: without shaderInt64, 20 M int64 decreasing (160 MB)") {
   checkLarge(packedDesc(DataType::Int64, {20000000}, 0, false, AxisDirection::Decreasing), 84,
              Profile::Emulated);
 }
+
+// A tensor of exactly maxStorageBufferRange is bound as storage buffers where
+// the device's alignment divides 16 (lavapipe), and the validation layer
+// (which holds every case here to no messages) checks each pushed range.
+// 2^24 UINT64 is 128 MiB.
+TEST_CASE("large: 2^24 uint64, exactly maxStorageBufferRange on lavapipe (128 MiB)") {
+  CumulativeSummationDesc desc = packedDesc(DataType::UInt64, {1u << 24}, 0);
+  const DeviceCapabilities& caps = testDevice().capabilities();
+  if (caps.maxStorageBufferRange != desc.input.totalBytes()) {
+    MESSAGE("maxStorageBufferRange is " << caps.maxStorageBufferRange << ", not 128 MiB: skipped");
+    return;
+  }
+  std::vector<uint8_t> input = randomInput(desc, 85);
+  std::vector<uint8_t> expected = referenceOutput(desc, input, {});
+  std::vector<uint8_t> output(desc.output.totalBytes());
+  testDevice().run(desc, input.data(), output.data());
+  CHECK(output == expected);
+}
