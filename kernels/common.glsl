@@ -473,10 +473,10 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // access. llvmpipe (Mesa 22.3) pays per access, not per byte: measured on
 // lavapipe (AMD EPYC, 2 cores), FLOAT32 1-D 2^24 went from 7.1-7.5 to
 // 8.6-9.2 GB/s, FLOAT16 from 4.2 to 4.7 (a node is one unit). The host
-// sets it only where every node (or interleaved row, chunk.glsl) starts on
-// a unit of the binding, which needs the binding's own offset (a multiple
-// of 16) unrounded. Kernels without Int64 have no 32-byte type and keep
-// vectors.
+// sets it only where every node (or interleaved row, or group of rows of
+// one vector, chunk.glsl) starts on a unit of the binding, which needs the
+// binding's own offset (a multiple of 16) unrounded. Kernels without Int64
+// have no 32-byte type and keep vectors.
 #ifndef VKSCAN_NO_INT64
 #define VKSCAN_WIDE 1
 #define WIDE_VECS (32 / VKSCAN_VEC_ALIGN)

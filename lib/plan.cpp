@@ -170,19 +170,42 @@ class Planner {
     return axisAligned(p, inOffset, outOffset, vectorElements(p.type));
   }
 
-  // Wide units (chunk stages): every node on vector loads, or every row of
-  // four vectors of interleaved lines, starts on 32 bytes from its binding's
-  // offset. Storage buffers are bound from that offset (a multiple of 16)
-  // rounded down to the device's alignment, so where the alignment does not
-  // divide 16 a node may start mid-unit of the binding.
+  // Wide units (chunk stages): every node on vector loads, every row of four
+  // vectors of interleaved lines, or every group of rows of one vector that
+  // lie back to back, starts on 32 bytes from its binding's offset. Storage
+  // buffers are bound from that offset (a multiple of 16) rounded down to
+  // the device's alignment, so where the alignment does not divide 16 a node
+  // may start mid-unit of the binding.
   void setWideVectors(Dispatch& d, const Problem& p, uint64_t inOffset, uint64_t outOffset,
                       bool interleaved) const {
     int64_t unit = wideElements(p.type);
     bool bound = 16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0;
-    d.pipeline.wideVectors =
-        bound &&
-        (interleaved ? d.pipeline.laneVectors == 4 && rowsAligned(p, inOffset, outOffset, unit)
-                     : d.pipeline.vectorLoads && axisAligned(p, inOffset, outOffset, unit));
+    if (!bound) return;
+    if (!interleaved) {
+      d.pipeline.wideVectors = d.pipeline.vectorLoads && axisAligned(p, inOffset, outOffset, unit);
+    } else if (d.pipeline.laneVectors == 4) {
+      d.pipeline.wideVectors = rowsAligned(p, inOffset, outOffset, unit);
+    } else if (rowUnitsAligned(p, inOffset, outOffset)) {
+      d.pipeline.wideVectors = true;
+      d.pipeline.reverse = p.inAxisStride < 0;
+    }
+  }
+
+  // Interleaved lanes of one vector whose rows lie back to back (axis strides
+  // of one vector, equal in both tensors): every group of a unit's rows
+  // starts on a unit, at its lowest address (backwards, its last row's).
+  bool rowUnitsAligned(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
+    int64_t vector = vectorElements(p.type);
+    int64_t unit = wideElements(p.type);
+    if (p.inAxisStride != p.outAxisStride || std::abs(p.inAxisStride) != vector) return false;
+    for (size_t i = 1; i < p.lines.size(); ++i) {
+      if (p.lines[i].inStride % unit != 0 || p.lines[i].outStride % unit != 0) return false;
+    }
+    // Backwards a group's lowest address is its last row's, the line's start
+    // less all but one of the unit's vectors: the start plus one, modulo it.
+    int64_t backwards = p.inAxisStride < 0 ? vector : 0;
+    return (elementStart(p, inOffset, true) + backwards) % unit == 0 &&
+           (elementStart(p, outOffset, false) + backwards) % unit == 0;
   }
 
   // The axis is contiguous in both tensors and every node starts on a

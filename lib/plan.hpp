@@ -52,11 +52,14 @@ struct PipelineKey {
   DataType type = DataType::Float32;  // the kernel's storage type
   bool exclusive = false;
   bool vectorLoads = false;
-  // With vectorLoads: the axis runs down through memory (strides -1).
+  // With vectorLoads: the axis runs down through memory (strides -1); with
+  // wideVectors on interleaved lanes of one vector: likewise (strides of
+  // minus one vector).
   bool reverse = false;
-  // Chunk stages: every node on vector loads, or every row of four vectors
-  // of interleaved lines, starts on 32 bytes of its binding and moves in
-  // 32-byte units (kernels/common.glsl kWideVectors).
+  // Chunk stages: every node on vector loads, every row of four vectors of
+  // interleaved lines, or every group of rows of one vector that lie back to
+  // back (axis strides of one vector), starts on 32 bytes of its binding and
+  // moves in 32-byte units (kernels/common.glsl kWideVectors).
   bool wideVectors = false;
   // Chunk stages: the axis length is not a multiple of the node (16), so the
   // kernel keeps its partial-node path; otherwise that path is compiled out.

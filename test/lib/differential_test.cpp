@@ -337,6 +337,54 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
   }
 }
 
+// Interleaved lanes of one vector whose rows lie back to back (an inner
+// extent of one vector) move a unit's worth of rows per access
+// (PipelineKey::wideVectors with laneVectors 1), lowest address first. Lines
+// a vector longer start every other group mid-unit and move as vectors. Both
+// must give the reference's bits walked whole (a partial last node, four
+// levels of carries) and in three passes (the reduce streams units too),
+// forwards and backwards, through storage buffers and device addresses.
+TEST_CASE("row units: interleaved rows of one vector, back to back, every type") {
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    bool chunkWalks =
+        16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
+    for (DataType type : kTypes) {
+      uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+      for (uint32_t pad : {0u, vector}) {
+        for (std::vector<uint32_t> sizes :
+             {std::vector<uint32_t>{40, 4104, vector}, {2, 20000, vector}}) {
+          CumulativeSummationDesc desc = test::packedDesc(type, sizes, 1);
+          desc.input.strides = {sizes[1] * vector + pad, vector, 1};
+          desc.output.strides = desc.input.strides;
+          for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
+            desc.axisDirection = direction;
+            detail::Plan plan = planOn(impl, desc);
+            const detail::Dispatch& scan = plan.dispatches.back();
+            CHECK(scan.pipeline.stage == detail::Stage::ChunkScanInterleaved);
+            CHECK(scan.pipeline.laneVectors == 1);
+            CHECK(scan.pipeline.wideVectors == (chunkWalks && pad == 0));
+            CHECK(plan.dispatches.front().pipeline.wideVectors == (chunkWalks && pad == 0));
+            CHECK(scan.pipeline.reverse ==
+                  (scan.pipeline.wideVectors && direction == AxisDirection::Decreasing));
+          }
+          desc.axisDirection = AxisDirection::Increasing;
+          if (type == DataType::Float32) {
+            checkAllModes(desc, 53, profile);
+          } else {
+            desc.hasExclusiveSum = true;
+            desc.axisDirection = AxisDirection::Decreasing;
+            checkAgainstReference(desc, true, 54, profile);
+            desc.hasExclusiveSum = false;
+            desc.axisDirection = AxisDirection::Increasing;
+            checkAgainstReference(desc, false, 55, profile);
+          }
+        }
+      }
+    }
+  }
+}
+
 // Interleaved walks whose rows lie far apart read each row's words a node
 // early (PipelineKey::touchAhead). The reads must change no output, and the
 // last nodes of a chunk, which have no node ahead to touch, must still be

@@ -274,22 +274,44 @@ class Checker {
       check(p.inAxisStride, d.inByteOffset, p.inLineStride, "input");
       if (!isReduce(stage)) check(p.outAxisStride, d.outByteOffset, p.outLineStride, "output");
     };
+    // Interleaved lanes of one vector on units: rows back to back, so that a
+    // unit holds unit / vector of them, and every such group on a unit at
+    // its lowest address (backwards, its last row's).
+    auto rowGroupsOn = [&](int64_t step) {
+      expect(p.inAxisStride == p.outAxisStride, "row units: equal axis strides");
+      expect(std::abs(p.inAxisStride) == vector, "row units: rows of one vector, back to back");
+      expect(d.pipeline.reverse == (p.inAxisStride < 0), "row units: reverse matches the sign");
+      int64_t backwards = p.inAxisStride < 0 ? vector : 0;
+      auto check = [&](uint64_t byteOffset, const int64_t* lineStrides, const std::string& tensor) {
+        expect((static_cast<int64_t>(byteOffset) / size + backwards) % step == 0,
+               "row units: " + tensor + " groups on units");
+        for (int i = 0; i < 3; ++i) {
+          expect(p.lineSize[i] == 1 || lineStrides[i] % step == 0,
+                 "row units: " + tensor + " lines on units");
+        }
+      };
+      check(d.inByteOffset, p.inLineStride, "input");
+      if (!isReduce(stage)) check(d.outByteOffset, p.outLineStride, "output");
+    };
+    bool rowUnits = isInterleaved(stage) && d.pipeline.wideVectors && d.pipeline.laneVectors == 1;
     if (d.pipeline.vectorLoads) {
       expect(!isInterleaved(stage), "vector nodes are not interleaved");
       expect(p.inAxisStride == p.outAxisStride, "vector nodes: equal axis strides");
       expect(std::abs(p.inAxisStride) == 1, "vector nodes: a contiguous axis");
       expect(d.pipeline.reverse == (p.inAxisStride < 0), "reverse matches the stride's sign");
       nodesOn(vector, "aligned");
-    } else {
-      expect(!d.pipeline.reverse, "reverse only with vector nodes");
+    } else if (!rowUnits) {
+      expect(!d.pipeline.reverse, "reverse only with vector nodes or row units");
     }
     if (isInterleaved(stage)) rowsOn(vector, "aligned");
     if (d.pipeline.wideVectors) {
       expect(!isRows(stage), "wide units only in chunk stages");
       expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,
              "wide units only where bindings are bound unrounded");
-      if (isInterleaved(stage)) {
-        expect(d.pipeline.laneVectors == 4, "wide units: four vectors of lines");
+      if (rowUnits) {
+        rowGroupsOn(unit);
+      } else if (isInterleaved(stage)) {
+        expect(d.pipeline.laneVectors == 4, "wide units: four vectors of lines, or rows of one");
         rowsOn(unit, "on units");
       } else {
         expect(d.pipeline.vectorLoads, "wide units only on vector nodes");

@@ -246,6 +246,43 @@ TEST_CASE("plan: contiguous chunk walks move 32-byte units where every node star
   }
 }
 
+// Interleaved lanes of one vector whose rows lie back to back (an inner
+// extent of one vector, nothing between rows) move a unit's worth of rows
+// per access, lowest address first: backwards that is a group's last row.
+TEST_CASE("plan: interleaved rows of one vector, back to back, move in 32-byte units") {
+  const DeviceClass& lavapipe = kDevices[0];
+  PlanLimits limits{lavapipe.subgroupSize, lavapipe.maxInvocations, 65535, 65535};
+  limits.minStorageBufferOffsetAlignment = 16;
+  auto walk = [&](const CumulativeSummationDesc& desc) {
+    Plan plan = makePlan(normalize(desc), limits, tuningOf(lavapipe));
+    checkInvariants(desc, plan, limits);
+    REQUIRE(!plan.dispatches.empty());
+    const Dispatch& scan = plan.dispatches.back();
+    CHECK(scan.pipeline.stage == Stage::ChunkScanInterleaved);
+    CHECK(scan.pipeline.laneVectors == 1);
+    CHECK(scan.pipeline.reverse == (scan.pipeline.wideVectors && scan.params.inAxisStride < 0));
+    return scan.pipeline.wideVectors;
+  };
+  for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+    CAPTURE(dataTypeName(type));
+    uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+    CumulativeSummationDesc desc = vkscan::test::packedDesc(type, {64, 4096, vector}, 1);
+    CHECK(walk(desc));
+    desc.axisDirection = AxisDirection::Decreasing;
+    CHECK(walk(desc));
+    // Lines a vector longer than a whole number of units: every other line
+    // group starts mid-unit, forwards and backwards.
+    desc.input.strides = {4097 * vector, vector, 1};
+    desc.output.strides = desc.input.strides;
+    CHECK(!walk(desc));
+    desc.axisDirection = AxisDirection::Increasing;
+    CHECK(!walk(desc));
+    // Rows two vectors apart hold other lines between them.
+    CumulativeSummationDesc wider = vkscan::test::packedDesc(type, {64, 4096, 2 * vector}, 1);
+    CHECK(!walk(wider));
+  }
+}
+
 TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on a CPU device") {
   const DeviceClass& lavapipe = kDevices[0];
   auto workgroupOf = [](const Plan& plan) {
