@@ -174,7 +174,23 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
 // host found every row on 32 bytes). Measured on lavapipe, GB/s: [4096,
 // 4096] along axis 0 5.0-5.4 to 5.4-5.9, [16384, 8, 128] along axis 1
 // 12.3-12.5 to 14.1-14.4; FLOAT16 and UINT64 columns within noise.
+// Lanes built from scalar accesses (kScalarLanes, CPU devices): lines
+// contiguous in the innermost dimension whose rows are not on vectors (an
+// odd inner extent, or rows an odd number of elements apart) still walk four
+// vectors' lines per invocation, reading 64 bytes of a row per step where a
+// line per invocation read 4. The host sets kLaneVectors to 4 with it.
+layout(constant_id = 15) const bool kScalarLanes = false;
+
 LANE_T loadLane(OFFSET_T element) {
+  if (kScalarLanes) {
+    LANE_T lane = kLaneIdentity;
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+      [[unroll]] for (int e = 0; e < VEC_N; ++e) {
+        setVecElement(LANE_VEC(lane, c), e, loadIn(element + int(c * VEC_N) + e));
+      }
+    }
+    return lane;
+  }
 #ifdef VKSCAN_WIDE
   if (kWideVectors && kLaneVectors == 4u) {
     LANE_T lane;
@@ -202,6 +218,14 @@ LANE_T loadLane(OFFSET_T element) {
 }
 
 void storeLane(OFFSET_T element, LANE_T value) {
+  if (kScalarLanes) {
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+      [[unroll]] for (int e = 0; e < VEC_N; ++e) {
+        storeOut(element + int(c * VEC_N) + e, vecElement(LANE_VEC(value, c), e));
+      }
+    }
+    return;
+  }
 #ifdef VKSCAN_WIDE
   if (kWideVectors && kLaneVectors == 4u) {
     [[unroll]] for (int u = 0; u < 4 / WIDE_VECS; ++u) {

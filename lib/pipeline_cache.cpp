@@ -23,9 +23,10 @@ struct SpecializationData {
   uint32_t rowsPerIteration;
   uint32_t segmentLength;
   VkBool32 wideVectors;
+  VkBool32 scalarLanes;
 };
 
-const std::array<VkSpecializationMapEntry, 15> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 16> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -41,6 +42,7 @@ const std::array<VkSpecializationMapEntry, 15> kSpecializationEntries = {{
     {12, offsetof(SpecializationData, rowsPerIteration), sizeof(uint32_t)},
     {13, offsetof(SpecializationData, segmentLength), sizeof(uint32_t)},
     {14, offsetof(SpecializationData, wideVectors), sizeof(VkBool32)},
+    {15, offsetof(SpecializationData, scalarLanes), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -100,7 +102,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
                    vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
                    missing[i].rowsPerIteration,     missing[i].segmentLength,
-                   vkBool(missing[i].wideVectors)};
+                   vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
         VkComputePipelineCreateInfo& info = infos[i];

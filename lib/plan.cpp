@@ -305,7 +305,43 @@ class Planner {
                   uint64_t outOffset, uint64_t scratchBase) {
     bool interleaved = linesInterleavable(p, inOffset, outOffset);
     if (!interleaved && planSegments(p, in, inOffset, out, outOffset)) return;
-    uint64_t lanes = interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
+    if (!interleaved && planScalarLanes(p, in, inOffset, out, outOffset, scratchBase)) return;
+    walkChunks(p, in, inOffset, out, outOffset, scratchBase, interleaved, false);
+  }
+
+  // Lines contiguous in the innermost dimension but not on vectors (an inner
+  // extent that is not a multiple of four vectors' lines, or rows off
+  // vectors): on a CPU device, groups of four vectors' lines still walk
+  // together, their lanes built from scalar accesses
+  // (PipelineKey::scalarLanes), and the lines left over walk one per
+  // invocation after them. Returns false, planning nothing, for other
+  // shapes.
+  bool planScalarLanes(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                       uint64_t outOffset, uint64_t scratchBase) {
+    if (!tuning_.chunkScalarLanes || p.lines.empty()) return false;
+    const LineDim& inner = p.lines[0];
+    uint64_t lanes = 4 * static_cast<uint64_t>(vectorElements(p.type));
+    if (inner.inStride != 1 || inner.outStride != 1 || inner.size < lanes) return false;
+    Problem groups = p;
+    groups.lines[0].size = inner.size / lanes * lanes;
+    walkChunks(groups, in, inOffset, out, outOffset, scratchBase, true, true);
+    uint64_t rest = inner.size - groups.lines[0].size;
+    if (rest == 0) return true;
+    Problem left = p;
+    left.lines[0].size = rest;
+    left.inBase += static_cast<int64_t>(groups.lines[0].size);
+    left.outBase += static_cast<int64_t>(groups.lines[0].size);
+    walkChunks(left, in, inOffset, out, outOffset, scratchBase, false, false);
+    return true;
+  }
+
+  // `interleaved`: lines in groups of lanes (vectors of adjacent lines);
+  // `scalarLanes`: four vectors' lines per lane, built from scalar accesses.
+  void walkChunks(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
+                  uint64_t outOffset, uint64_t scratchBase, bool interleaved, bool scalarLanes) {
+    uint64_t lanes = !interleaved  ? 1
+                     : scalarLanes ? 4 * static_cast<uint64_t>(vectorElements(p.type))
+                                   : interleavedLines(p.type, p.lines[0].size);
     uint64_t lines = p.lineCount();
     uint64_t invocationsPerChunk = lines / lanes;
     // Lines of up to 16 tiles: one pass, with look-back if there are more
@@ -352,8 +388,9 @@ class Planner {
         d.params.lineCount /= static_cast<uint32_t>(lanes);
         d.pipeline.laneVectors = static_cast<uint32_t>(lanes / vectorElements(p.type));
         d.pipeline.rowsPerIteration = levels == kMaxChunkLevels ? 2 : 1;
+        d.pipeline.scalarLanes = scalarLanes;
       }
-      setWideVectors(d, p, inOffset, outOffset, interleaved);
+      if (!scalarLanes) setWideVectors(d, p, inOffset, outOffset, interleaved);
       return d;
     };
     Dispatch scan = chunkDispatch(Stage::ChunkScan, Stage::ChunkScanInterleaved, out, outOffset);
@@ -573,7 +610,7 @@ namespace {
 
 auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.wideVectors,
-                  k.partialNodes, k.fullNodes, k.lineDims, k.chunked, k.laneVectors,
+                  k.partialNodes, k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.scalarLanes,
                   k.lookbackPolls, k.inPlace, k.touchAhead, k.rowsPerIteration, k.segmentLength,
                   k.workgroupSize, k.storageBuffers);
 }

@@ -76,6 +76,10 @@ struct PipelineKey {
   // 8-byte types) each invocation carries (4, or 1 when the inner extent is
   // not a multiple of 4 vectors); 4, unused, everywhere else.
   uint32_t laneVectors = 4;
+  // Interleaved chunk stages: lanes of four vectors of lines built from
+  // scalar accesses, for lines not on vectors (kernels/chunk.glsl
+  // kScalarLanes).
+  bool scalarLanes = false;
   // Look-back stage: status reads spent waiting for a silent earlier tile
   // before reducing it in the looking invocation (Tuning::lookbackPolls).
   uint32_t lookbackPolls = 0;

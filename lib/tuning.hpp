@@ -70,6 +70,12 @@ struct Tuning {
   // Measured on lavapipe: [4096, 4096] along axis 0 went from 0.35-0.42 of
   // the copy roof to 0.45-0.52; rows 512 bytes apart lost about 10 %.
   uint64_t chunkTouchAheadStrideBytes;
+  // Lines contiguous in the innermost dimension but not on vectors walk in
+  // groups of four vectors' lines, lanes built from scalar accesses
+  // (PipelineKey::scalarLanes), instead of one line per invocation. On a CPU
+  // device one invocation then reads 64 bytes of a row where it read 4; a
+  // GPU coalesces a line per invocation across invocations, and keeps it.
+  bool chunkScalarLanes;
 };
 
 // `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU);
@@ -96,6 +102,7 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 24 : 0;
   tuning.lookbackPolls = 256;
   tuning.chunkTouchAheadStrideBytes = cpuLike ? 2048 : 0;
+  tuning.chunkScalarLanes = cpuLike;
   return tuning;
 }
 

@@ -385,6 +385,42 @@ TEST_CASE("row units: interleaved rows of one vector, back to back, every type")
   }
 }
 
+// Lines contiguous in the innermost dimension but off vectors walk, on CPU
+// devices, in lanes of four vectors' lines built from scalar accesses
+// (PipelineKey::scalarLanes), the lines left over one per invocation after
+// them. Inner extents with lines left over, rows an odd number of elements
+// apart, an outer dimension, three passes, and rows far enough apart to
+// touch ahead, in every type, through storage buffers and device addresses.
+TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type") {
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    for (DataType type : kTypes) {
+      CumulativeSummationDesc padded = test::packedDesc(type, {300, 64}, 0);
+      padded.input.strides = {65, 1};
+      padded.output.strides = padded.input.strides;
+      for (const CumulativeSummationDesc& desc :
+           {test::packedDesc(type, {300, 37}, 0), padded, test::packedDesc(type, {5, 40, 21}, 1),
+            test::packedDesc(type, {20000, 19}, 0), test::packedDesc(type, {100, 1023}, 0)}) {
+        detail::Plan plan = planOn(impl, desc);
+        bool scalarLanes = false;
+        for (const detail::Dispatch& d : plan.dispatches) {
+          scalarLanes = scalarLanes || d.pipeline.scalarLanes;
+        }
+        CHECK(scalarLanes == impl.tuning.chunkScalarLanes);
+        if (type == DataType::Float32) {
+          checkAllModes(desc, 56, profile);
+        } else {
+          CumulativeSummationDesc reversed = desc;
+          reversed.hasExclusiveSum = true;
+          reversed.axisDirection = AxisDirection::Decreasing;
+          checkAgainstReference(reversed, true, 57, profile);
+          checkAgainstReference(desc, false, 58, profile);
+        }
+      }
+    }
+  }
+}
+
 // Interleaved walks whose rows lie far apart read each row's words a node
 // early (PipelineKey::touchAhead). The reads must change no output, and the
 // last nodes of a chunk, which have no node ahead to touch, must still be

@@ -303,7 +303,13 @@ class Checker {
     } else if (!rowUnits) {
       expect(!d.pipeline.reverse, "reverse only with vector nodes or row units");
     }
-    if (isInterleaved(stage)) rowsOn(vector, "aligned");
+    if (d.pipeline.scalarLanes) {
+      expect(isInterleaved(stage), "scalar lanes only in interleaved walks");
+      expect(d.pipeline.laneVectors == 4, "scalar lanes: four vectors of lines");
+      expect(!d.pipeline.wideVectors, "scalar lanes: no units");
+    } else if (isInterleaved(stage)) {
+      rowsOn(vector, "aligned");
+    }
     if (d.pipeline.wideVectors) {
       expect(!isRows(stage), "wide units only in chunk stages");
       expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,

@@ -283,6 +283,45 @@ TEST_CASE("plan: interleaved rows of one vector, back to back, move in 32-byte u
   }
 }
 
+// Lines contiguous in the innermost dimension but off vectors walk, on CPU
+// devices, four vectors' lines per invocation from scalar accesses, and the
+// lines left over one per invocation after them; GPUs keep a line per
+// invocation.
+TEST_CASE("plan: lines off vectors walk in scalar lanes on CPU devices, the rest one by one") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto stages = [](const Plan& plan) {
+    std::vector<std::pair<Stage, bool>> result;
+    for (const Dispatch& d : plan.dispatches) {
+      result.emplace_back(d.pipeline.stage, d.pipeline.scalarLanes);
+    }
+    return result;
+  };
+  using Walk = std::vector<std::pair<Stage, bool>>;
+  // 4095 columns: 255 groups of 16 lines, then 15 lines.
+  Plan odd = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4095}, 0), lavapipe);
+  CHECK(stages(odd) == Walk{{Stage::ChunkScanInterleaved, true}, {Stage::ChunkScan, false}});
+  CHECK(odd.dispatches[0].params.lineCount == 255);
+  CHECK(odd.dispatches[1].params.lineCount == 15);
+  CHECK(odd.dispatches[1].inByteOffset == 4080 * 4);
+  // Rows an odd number of elements apart, every line in a group.
+  CumulativeSummationDesc padded = vkscan::test::packedDesc(DataType::UInt64, {300, 64}, 0);
+  padded.input.strides = {65, 1};
+  padded.output.strides = padded.input.strides;
+  CHECK(stages(planFor(padded, lavapipe)) == Walk{{Stage::ChunkScanInterleaved, true}});
+  // Fewer lines than a group, and lines on vectors, as before.
+  CHECK(stages(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 15}, 0), lavapipe)) ==
+        Walk{{Stage::ChunkScan, false}});
+  CHECK(stages(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), lavapipe)) ==
+        Walk{{Stage::ChunkScanInterleaved, false}});
+  for (const DeviceClass& device : kDevices) {
+    if (device.cpuLike) continue;
+    for (const Dispatch& d :
+         planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4095}, 0), device).dispatches) {
+      CHECK(!d.pipeline.scalarLanes);
+    }
+  }
+}
+
 TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on a CPU device") {
   const DeviceClass& lavapipe = kDevices[0];
   auto workgroupOf = [](const Plan& plan) {
@@ -385,8 +424,8 @@ TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 K
   CHECK(!touches(DataType::Float32, {100, 256}, 0, lavapipe));   // 1 KiB
   CHECK(!touches(DataType::Float32, {1u << 14, 8, 128}, 1, lavapipe));
   CHECK(!touches(DataType::Float32, {64, 1u << 16, 4}, 1, lavapipe));
-  // Lines too narrow to interleave read every row's element anyway.
-  CHECK(!touches(DataType::Float32, {4096, 4095}, 0, lavapipe));
+  // Lines off vectors walk in scalar lanes, which touch too.
+  CHECK(touches(DataType::Float32, {4096, 4095}, 0, lavapipe));
   // Reduce and scan passes both touch.
   Plan chunked = planFor(vkscan::test::packedDesc(DataType::Float32, {65537, 1024}, 0), lavapipe);
   REQUIRE(chunked.dispatches.size() >= 3);
