@@ -170,17 +170,19 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
   }
 }
 
+// Lanes built from scalar accesses (kScalarLanes, CPU devices): lines
+// contiguous in the innermost dimension whose rows are not on vectors (an
+// odd inner extent, or rows an odd number of elements apart) still walk four
+// vectors' lines per invocation, reading 64 bytes of a row per step (32 for
+// FLOAT16) where a line per invocation read one element. The host sets
+// kLaneVectors to 4 with it. Measured on lavapipe, [4096, 4095] along axis
+// 0: 1.87-1.94 to 3.64-3.78 GB/s.
+layout(constant_id = 15) const bool kScalarLanes = false;
+
 // Four vectors of lines are one or two wide units (kWideVectors, where the
 // host found every row on 32 bytes). Measured on lavapipe, GB/s: [4096,
 // 4096] along axis 0 5.0-5.4 to 5.4-5.9, [16384, 8, 128] along axis 1
 // 12.3-12.5 to 14.1-14.4; FLOAT16 and UINT64 columns within noise.
-// Lanes built from scalar accesses (kScalarLanes, CPU devices): lines
-// contiguous in the innermost dimension whose rows are not on vectors (an
-// odd inner extent, or rows an odd number of elements apart) still walk four
-// vectors' lines per invocation, reading 64 bytes of a row per step where a
-// line per invocation read 4. The host sets kLaneVectors to 4 with it.
-layout(constant_id = 15) const bool kScalarLanes = false;
-
 LANE_T loadLane(OFFSET_T element) {
   if (kScalarLanes) {
     LANE_T lane = kLaneIdentity;
@@ -197,7 +199,7 @@ LANE_T loadLane(OFFSET_T element) {
     [[unroll]] for (int u = 0; u < 4 / WIDE_VECS; ++u) {
       u64vec4 unit = loadInWide(element + u * WIDE_N);
       [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
-        LANE_VEC(lane, u * WIDE_VECS + i) = accFromVec(vecFromStore(storeOfWide(unit, i)));
+        LANE_VEC(lane, u * WIDE_VECS + i) = accVecOfWide(unit, i);
       }
     }
     return lane;
@@ -231,7 +233,7 @@ void storeLane(OFFSET_T element, LANE_T value) {
     [[unroll]] for (int u = 0; u < 4 / WIDE_VECS; ++u) {
       u64vec4 unit;
       [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
-        setWide(unit, i, storeFromVec(vecFromAcc(LANE_VEC(value, u * WIDE_VECS + i))));
+        setWideAccVec(unit, i, LANE_VEC(value, u * WIDE_VECS + i));
       }
       storeOutWide(element + u * WIDE_N, unit);
     }
@@ -425,9 +427,9 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
       [[unroll]] for (int r = 0; r < WIDE_VECS; ++r) {
         int slot = kReverse ? WIDE_VECS - 1 - r : r;
         LANE_T v = kLaneIdentity;
-        LANE_VEC(v, 0) = accFromVec(vecFromStore(storeOfWide(unit, slot)));
+        LANE_VEC(v, 0) = accVecOfWide(unit, slot);
         LANE_T outValue = streamRow(s, v, x1, zeroFirst && step + r == 0);
-        setWide(outUnit, slot, storeFromVec(vecFromAcc(LANE_VEC(outValue, 0))));
+        setWideAccVec(outUnit, slot, LANE_VEC(outValue, 0));
       }
       if (scan) storeOutWide(outBase + lowest * outStride, outUnit);
     }

@@ -516,6 +516,14 @@ void setWide(inout u64vec4 unit, int i, VEC_STORE_T v) {
   }
 }
 #endif
+
+// Vector i of a unit as accumulators, and back.
+ACC_VEC_T accVecOfWide(u64vec4 unit, int i) {
+  return accFromVec(vecFromStore(storeOfWide(unit, i)));
+}
+void setWideAccVec(inout u64vec4 unit, int i, ACC_VEC_T value) {
+  setWide(unit, i, storeFromVec(vecFromAcc(value)));
+}
 #endif
 
 // The NODE_VECS vectors from element offset `first`, in memory order.
@@ -525,7 +533,7 @@ void loadNodeVecs(OFFSET_T first, out ACC_VEC_T w[NODE_VECS]) {
     [[unroll]] for (int u = 0; u < NODE_VECS / WIDE_VECS; ++u) {
       u64vec4 unit = loadInWide(first + u * WIDE_N);
       [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
-        w[u * WIDE_VECS + i] = accFromVec(vecFromStore(storeOfWide(unit, i)));
+        w[u * WIDE_VECS + i] = accVecOfWide(unit, i);
       }
     }
     return;
@@ -540,7 +548,7 @@ void storeNodeVecs(OFFSET_T first, ACC_VEC_T w[NODE_VECS]) {
     [[unroll]] for (int u = 0; u < NODE_VECS / WIDE_VECS; ++u) {
       u64vec4 unit;
       [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
-        setWide(unit, i, storeFromVec(vecFromAcc(w[u * WIDE_VECS + i])));
+        setWideAccVec(unit, i, w[u * WIDE_VECS + i]);
       }
       storeOutWide(first + u * WIDE_N, unit);
     }

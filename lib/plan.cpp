@@ -201,8 +201,9 @@ class Planner {
     for (size_t i = 1; i < p.lines.size(); ++i) {
       if (p.lines[i].inStride % unit != 0 || p.lines[i].outStride % unit != 0) return false;
     }
-    // Backwards a group's lowest address is its last row's, the line's start
-    // less all but one of the unit's vectors: the start plus one, modulo it.
+    // Backwards a group's lowest address is its last row's: the line's start
+    // less all but one of the unit's vectors, which is the start plus one
+    // vector, modulo the unit.
     int64_t backwards = p.inAxisStride < 0 ? vector : 0;
     return (elementStart(p, inOffset, true) + backwards) % unit == 0 &&
            (elementStart(p, outOffset, false) + backwards) % unit == 0;
@@ -336,12 +337,11 @@ class Planner {
   }
 
   // `interleaved`: lines in groups of lanes (vectors of adjacent lines);
-  // `scalarLanes`: four vectors' lines per lane, built from scalar accesses.
+  // `scalarLanes`: lanes built from scalar accesses (an inner extent of
+  // whole groups of four vectors' lines).
   void walkChunks(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                   uint64_t outOffset, uint64_t scratchBase, bool interleaved, bool scalarLanes) {
-    uint64_t lanes = !interleaved  ? 1
-                     : scalarLanes ? 4 * static_cast<uint64_t>(vectorElements(p.type))
-                                   : interleavedLines(p.type, p.lines[0].size);
+    uint64_t lanes = interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
     uint64_t lines = p.lineCount();
     uint64_t invocationsPerChunk = lines / lanes;
     // Lines of up to 16 tiles: one pass, with look-back if there are more
