@@ -75,6 +75,21 @@ void checkAllModes(CumulativeSummationDesc desc, uint64_t seed,
   }
 }
 
+// For a path every type takes: every mode of FLOAT32; for the other types,
+// exclusive and decreasing in place (seed + 1) and `desc` as given, an
+// inclusive increasing scan (seed + 2).
+void checkTypeModes(const CumulativeSummationDesc& desc, uint64_t seed, test::Profile profile) {
+  if (desc.input.dataType == DataType::Float32) {
+    checkAllModes(desc, seed, profile);
+    return;
+  }
+  CumulativeSummationDesc reversed = desc;
+  reversed.hasExclusiveSum = true;
+  reversed.axisDirection = AxisDirection::Decreasing;
+  checkAgainstReference(reversed, true, seed + 1, profile);
+  checkAgainstReference(desc, false, seed + 2, profile);
+}
+
 }  // namespace
 
 TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, every type") {
@@ -314,14 +329,7 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
             CHECK(plan.dispatches.front().pipeline.wideVectors == (shift == 0));
             CHECK(plan.dispatches.back().pipeline.wideVectors == (shift == 0));
           }
-          if (type == DataType::Float32) {
-            checkAllModes(desc, 46, profile);
-          } else {
-            desc.hasExclusiveSum = true;
-            desc.axisDirection = AxisDirection::Decreasing;
-            checkAgainstReference(desc, true, 47, profile);
-            checkAgainstReference(test::packedDesc(type, sizes, 1), false, 48, profile);
-          }
+          checkTypeModes(desc, 46, profile);
         }
         uint32_t lines = dataTypeSize(type) == 8 ? 16 : 32;  // eight vectors
         CumulativeSummationDesc columns = test::packedDesc(type, {60, lines}, 0);
@@ -369,16 +377,7 @@ TEST_CASE("row units: interleaved rows of one vector, back to back, every type")
                   (scan.pipeline.wideVectors && direction == AxisDirection::Decreasing));
           }
           desc.axisDirection = AxisDirection::Increasing;
-          if (type == DataType::Float32) {
-            checkAllModes(desc, 53, profile);
-          } else {
-            desc.hasExclusiveSum = true;
-            desc.axisDirection = AxisDirection::Decreasing;
-            checkAgainstReference(desc, true, 54, profile);
-            desc.hasExclusiveSum = false;
-            desc.axisDirection = AxisDirection::Increasing;
-            checkAgainstReference(desc, false, 55, profile);
-          }
+          checkTypeModes(desc, 53, profile);
         }
       }
     }
@@ -407,15 +406,7 @@ TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type"
           scalarLanes = scalarLanes || d.pipeline.scalarLanes;
         }
         CHECK(scalarLanes == impl.tuning.chunkScalarLanes);
-        if (type == DataType::Float32) {
-          checkAllModes(desc, 56, profile);
-        } else {
-          CumulativeSummationDesc reversed = desc;
-          reversed.hasExclusiveSum = true;
-          reversed.axisDirection = AxisDirection::Decreasing;
-          checkAgainstReference(reversed, true, 57, profile);
-          checkAgainstReference(desc, false, 58, profile);
-        }
+        checkTypeModes(desc, 56, profile);
       }
     }
   }
