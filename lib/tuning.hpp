@@ -70,12 +70,14 @@ struct Tuning {
   // Measured on lavapipe: [4096, 4096] along axis 0 went from 0.35-0.42 of
   // the copy roof to 0.45-0.52; rows 512 bytes apart lost about 10 %.
   uint64_t chunkTouchAheadStrideBytes;
-  // Lines contiguous in the innermost dimension but not on vectors walk in
-  // groups of four vectors' lines, lanes built from scalar accesses
-  // (PipelineKey::scalarLanes), instead of one line per invocation. On a CPU
-  // device one invocation then reads 64 bytes of a row where it read 4; a
-  // GPU coalesces a line per invocation across invocations, and keeps it.
-  bool chunkScalarLanes;
+  // Lines contiguous in the innermost dimension but not in whole groups of
+  // four vectors' lines on vectors walk those groups together, and the lines
+  // left over after them (Planner::planLaneGroups()). On a CPU device an
+  // invocation then reads 64 bytes of a row where it read 4 (lines off
+  // vectors: lanes built from scalar accesses, PipelineKey::scalarLanes) or
+  // 16 (an inner extent a multiple of a vector but not of four); a GPU
+  // coalesces narrow lanes across invocations, and keeps them.
+  bool chunkLaneGroups;
 };
 
 // `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU);
@@ -102,7 +104,7 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 24 : 0;
   tuning.lookbackPolls = 256;
   tuning.chunkTouchAheadStrideBytes = cpuLike ? 2048 : 0;
-  tuning.chunkScalarLanes = cpuLike;
+  tuning.chunkLaneGroups = cpuLike;
   return tuning;
 }
 

@@ -405,8 +405,36 @@ TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type"
         for (const detail::Dispatch& d : plan.dispatches) {
           scalarLanes = scalarLanes || d.pipeline.scalarLanes;
         }
-        CHECK(scalarLanes == impl.tuning.chunkScalarLanes);
+        CHECK(scalarLanes == impl.tuning.chunkLaneGroups);
         checkTypeModes(desc, 56, profile);
+      }
+    }
+  }
+}
+
+// Inner extents a multiple of a vector but not of four walk, on CPU devices,
+// in whole groups of four vectors' lines and then the lines left over in
+// lanes of one vector, a second walk at its own offset. Groups and rest in
+// one pass and in three, an outer dimension, and rows far enough apart to
+// touch ahead, in every type, through storage buffers and device addresses.
+TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type") {
+  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    for (DataType type : kTypes) {
+      uint32_t vector = vkscan::dataTypeSize(type) == 8 ? 2 : 4;
+      uint32_t lanes = 4 * vector;
+      for (const CumulativeSummationDesc& desc :
+           {test::packedDesc(type, {300, 16 * lanes + vector}, 0),
+            test::packedDesc(type, {5000, 4 * lanes + vector}, 0),
+            test::packedDesc(type, {5, 40, 16 * lanes + 3 * vector}, 1),
+            test::packedDesc(type, {100, 32 * lanes + vector}, 0)}) {
+        std::vector<uint32_t> scans;
+        for (const detail::Dispatch& d : planOn(impl, desc).dispatches) {
+          if (d.out == detail::BufferRole::Output) scans.push_back(d.pipeline.laneVectors);
+        }
+        CHECK(scans == (impl.tuning.chunkLaneGroups ? std::vector<uint32_t>{4, 1}
+                                                    : std::vector<uint32_t>{1}));
+        checkTypeModes(desc, 59, profile);
       }
     }
   }

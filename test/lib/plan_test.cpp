@@ -322,6 +322,52 @@ TEST_CASE("plan: lines off vectors walk in scalar lanes on CPU devices, the rest
   }
 }
 
+// Inner extents a multiple of a vector but not of four: on CPU devices the
+// whole groups of four vectors' lines walk in lanes of four vectors, and the
+// lines left over in lanes of one after them, where they are few; GPUs, and
+// inner extents with many lines left over, keep lanes of one vector.
+TEST_CASE("plan: whole groups of lines on vectors walk apart from a few lines left over") {
+  const DeviceClass& lavapipe = kDevices[0];
+  // Lane vectors of the scans that write the output (carry passes left out).
+  auto laneVectors = [](const Plan& plan) {
+    std::vector<uint32_t> result;
+    for (const Dispatch& d : plan.dispatches) {
+      CHECK(!d.pipeline.scalarLanes);
+      if (d.out == BufferRole::Output) {
+        CHECK(d.pipeline.stage == Stage::ChunkScanInterleaved);
+        result.push_back(d.pipeline.laneVectors);
+      }
+    }
+    return result;
+  };
+  // 4100 columns: 256 groups of 16 lines, then 4 lines in one lane.
+  Plan columns = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4100}, 0), lavapipe);
+  CHECK(laneVectors(columns) == std::vector<uint32_t>{4, 1});
+  CHECK(columns.dispatches.front().params.lineCount == 256);
+  CHECK(columns.dispatches.back().params.lineCount == 1);
+  CHECK(columns.dispatches.back().inByteOffset == 4096 * 4);
+  CHECK(columns.dispatches.back().outByteOffset == 4096 * 4);
+  // UINT64: groups of 8 lines, then 2.
+  Plan wide = planFor(vkscan::test::packedDesc(DataType::UInt64, {4096, 2050}, 0), lavapipe);
+  CHECK(laneVectors(wide) == std::vector<uint32_t>{4, 1});
+  CHECK(wide.dispatches.back().inByteOffset == 2048 * 8);
+  // A small problem, 12 of 76 lines left over, 4 of 52, and fewer lines than
+  // a group: one walk.
+  CHECK(laneVectors(planFor(vkscan::test::packedDesc(DataType::Float32, {3, 4100}, 0), lavapipe)) ==
+        std::vector<uint32_t>{1});
+  for (uint32_t inner : {76u, 52u, 12u}) {
+    CAPTURE(inner);
+    Plan narrow =
+        planFor(vkscan::test::packedDesc(DataType::Float32, {8, 4096, inner}, 1), lavapipe);
+    CHECK(laneVectors(narrow) == std::vector<uint32_t>{1});
+  }
+  for (const DeviceClass& device : kDevices) {
+    if (device.cpuLike) continue;
+    CHECK(laneVectors(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4100}, 0),
+                              device)) == std::vector<uint32_t>{1});
+  }
+}
+
 TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on a CPU device") {
   const DeviceClass& lavapipe = kDevices[0];
   auto workgroupOf = [](const Plan& plan) {
