@@ -322,7 +322,7 @@ uint touchNodeAhead(ChunkTask task, OFFSET_T k0, bool withOutput) {
   // A touch brings in a 64-byte cache line, which holds the rows of several
   // groups of lines where a lane is narrower (FLOAT16: 32 bytes): only the
   // first group of each such run touches. Measured on lavapipe, FLOAT16
-  // [4096, 4096] along axis 0: 3.8-4.1 to 4.2-4.4 GB/s.
+  // [4096, 4096] along axis 0: 3.5-3.8 to 3.9-4.4 GB/s.
   const uint groupsPerLine = max(64u / uint(LANE_N * VKSCAN_DATA_SIZE), 1u);
   if (task.line % groupsPerLine != 0u) return touched;
 #endif

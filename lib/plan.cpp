@@ -324,7 +324,7 @@ class Planner {
   // scalar accesses (PipelineKey::scalarLanes) and the rest walk one per
   // invocation. On vectors (an inner extent that is a multiple of a vector
   // but not of four), the rest walk in lanes of one vector; that pays only
-  // where they are few (at most kLaneGroupRestShare of the lines), since
+  // where they are few (at most 1/kLaneGroupRestShare of them), since
   // their dispatch runs far below the groups' speed, and in problems large
   // enough to repay a second dispatch. Returns false, planning nothing,
   // where the lines keep a single walk.

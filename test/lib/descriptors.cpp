@@ -13,6 +13,10 @@ CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, u
   return desc;
 }
 
+uint32_t vectorElements(DataType type) {
+  return dataTypeSize(type) == 8 ? 2 : 4;
+}
+
 std::string describe(const CumulativeSummationDesc& desc) {
   auto list = [](const std::vector<uint32_t>& values) {
     std::string text = "{";

@@ -285,7 +285,7 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
       bool emulatedType =
           type == DataType::Float16 || type == DataType::Int64 || type == DataType::UInt64;
       if (profile == test::Profile::Emulated && !emulatedType) continue;
-      uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+      uint32_t vector = test::vectorElements(type);
       for (uint32_t vectors : {3u, 8u}) {
         uint32_t laneVectors = vectors == 8u ? 4 : 1;
         CumulativeSummationDesc columns = test::packedDesc(type, {300, vectors * vector}, 0);
@@ -358,7 +358,7 @@ TEST_CASE("row units: interleaved rows of one vector, back to back, every type")
     bool chunkWalks =
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
     for (DataType type : kTypes) {
-      uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+      uint32_t vector = test::vectorElements(type);
       for (uint32_t pad : {0u, vector}) {
         for (std::vector<uint32_t> sizes :
              {std::vector<uint32_t>{40, 4104, vector}, {2, 20000, vector}}) {
@@ -421,7 +421,7 @@ TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type"
   for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     for (DataType type : kTypes) {
-      uint32_t vector = vkscan::dataTypeSize(type) == 8 ? 2 : 4;
+      uint32_t vector = test::vectorElements(type);
       uint32_t lanes = 4 * vector;
       for (const CumulativeSummationDesc& desc :
            {test::packedDesc(type, {300, 16 * lanes + vector}, 0),
@@ -502,7 +502,7 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
       CHECK(plan.dispatches[0].params.chunksPerLine == 1);
     };
     for (DataType type : kTypes) {
-      uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+      uint32_t vector = test::vectorElements(type);
       // One element past a level-3 node, misaligned lines; a whole level-4
       // node; interleaved columns with a partial last level-3 node; one
       // vector of interleaved columns 65536 rows long, whose walk would pass

@@ -265,7 +265,7 @@ TEST_CASE("plan: interleaved rows of one vector, back to back, move in 32-byte u
   };
   for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
     CAPTURE(dataTypeName(type));
-    uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+    uint32_t vector = vkscan::test::vectorElements(type);
     CumulativeSummationDesc desc = vkscan::test::packedDesc(type, {64, 4096, vector}, 1);
     CHECK(walk(desc));
     desc.axisDirection = AxisDirection::Decreasing;
@@ -442,7 +442,7 @@ TEST_CASE("plan: every type interleaves four vectors of lines where they divide 
   for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
                         DataType::Int64, DataType::UInt64, DataType::Float64}) {
     CAPTURE(dataTypeName(type));
-    uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+    uint32_t vector = vkscan::test::vectorElements(type);
     Plan wide = planFor(vkscan::test::packedDesc(type, {300, 8 * vector}, 0), kDevices[0]);
     CHECK(wide.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
     CHECK(wide.dispatches.back().pipeline.laneVectors == 4);
