@@ -339,7 +339,7 @@ class Planner {
     uint64_t rest = inner.size - groups.lines[0].size;
     bool onVectors = linesInterleavable(groups, inOffset, outOffset);
     bool small = p.lineCount() * p.axisLen < tuning_.chunkSmallProblem;
-    if (onVectors && (rest * kLaneGroupRestShare > inner.size || small)) return false;
+    if (onVectors && (rest == 0 || rest * kLaneGroupRestShare > inner.size || small)) return false;
     walkChunks(groups, in, inOffset, out, outOffset, scratchBase, true, !onVectors);
     if (rest == 0) return true;
     Problem left = p;
