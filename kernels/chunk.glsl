@@ -476,6 +476,13 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
   foldNode(sums, node, s, lastNode);
 }
 
+// Plain walks take two nodes per loop iteration (reduceChunk(), scanChunk()):
+// llvmpipe pays for every iteration (its exec masks and the counter behind
+// the iteration cap), and a plain node is little code. A/B on lavapipe,
+// GB/s: 1-D 2^24 FLOAT32 8.3-8.6 to 8.6-9.4, rows [64, 50257] 4.6 to 5.8;
+// four nodes per iteration gained nothing more. Interleaved nodes are
+// already a loop over their rows.
+
 // The chunk's total in the canonical order (the value of its node).
 LANE_T reduceChunk(ChunkTask task) {
   LevelSums sums = emptyLevelSums();
@@ -483,7 +490,14 @@ LANE_T reduceChunk(ChunkTask task) {
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
   if (kFullNodes) {
-    for (uint node = 0u; node < full; ++node) {
+    uint node = 0u;
+#ifndef VKSCAN_INTERLEAVED
+    for (; node + 1u < full; node += 2u) {
+      reduceNode(task, sums, touched, node, true, false);
+      reduceNode(task, sums, touched, node + 1u, true, node + 2u == full && !partial);
+    }
+#endif
+    for (; node < full; ++node) {
       reduceNode(task, sums, touched, node, true, node + 1u == full && !partial);
     }
   }
@@ -616,7 +630,14 @@ void scanChunk(ChunkTask task, LANE_T carry) {
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
   if (kFullNodes) {
-    for (uint node = 0u; node < full; ++node) {
+    uint node = 0u;
+#ifndef VKSCAN_INTERLEAVED
+    for (; node + 1u < full; node += 2u) {
+      scanNode(task, walk, node, true, false);
+      scanNode(task, walk, node + 1u, true, node + 2u == full && !partial);
+    }
+#endif
+    for (; node < full; ++node) {
       scanNode(task, walk, node, true, node + 1u == full && !partial);
     }
   }
