@@ -14,15 +14,14 @@ using detail::vkStruct;
 static_assert(sizeof(CopyParams) == 32, "CopyParams must match copy.comp");
 static_assert(sizeof(NaiveParams) == 40, "NaiveParams must match naive.comp");
 constexpr uint32_t kPushBytes = sizeof(NaiveParams);
-constexpr uint32_t kMaxGroupsX = 65535;
 constexpr uint32_t kMaxDescriptorSets = 256;
 
 // Workgroups past the 65,535 limit of one dimension go to Y; the kernels
 // flatten the id again with groupsX.
 void splitGroups(uint64_t groups, uint32_t& groupsX, uint32_t& groupsY) {
-  groupsX = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroupsX));
+  groupsX = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroupsPerDimension));
   uint64_t y = groupsX == 0 ? 0 : (groups + groupsX - 1) / groupsX;
-  if (y > kMaxGroupsX)
+  if (y > kMaxGroupsPerDimension)
     throw Error("benchmark dispatch of " + std::to_string(groups) + " groups is too large");
   groupsY = static_cast<uint32_t>(y);
 }
@@ -189,23 +188,11 @@ void Gpu::releaseDescriptorSets() {
   check(impl_.vk.vkResetDescriptorPool(impl_.device, descriptorPool_, 0), "vkResetDescriptorPool");
 }
 
-bool Gpu::copyGridIsExact(uint64_t count, uint64_t elementsPerGroup) {
-  if (count == 0 || count % elementsPerGroup != 0) return false;
-  uint64_t groups = count / elementsPerGroup;
-  uint32_t groupsX = 0;
-  uint32_t groupsY = 0;
-  splitGroups(groups, groupsX, groupsY);
-  return uint64_t(groupsX) * groupsY == groups;
-}
-
 void Gpu::recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,
-                     uint64_t elementsPerGroup, VkDescriptorSet set) const {
+                     const CopyDispatch& dispatch, VkDescriptorSet set) const {
   CopyParams pushed = params;
-  if (params.count > UINT32_MAX) throw Error("benchmark copy of more than 2^32 elements");
-  uint64_t groups = (params.count + elementsPerGroup - 1) / elementsPerGroup;
-  uint32_t groupsY = 0;
-  splitGroups(groups, pushed.groupsX, groupsY);
-  if (groups == 0) return;
+  pushed.groupsX = dispatch.groupsX;
+  pushed.firstGroup = dispatch.firstGroup;
   VkPipelineLayout layout = set != VK_NULL_HANDLE ? descriptorLayout_ : layout_;
   impl_.vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (set != VK_NULL_HANDLE) {
@@ -214,7 +201,7 @@ void Gpu::recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const C
   }
   impl_.vk.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pushed),
                               &pushed);
-  impl_.vk.vkCmdDispatch(commandBuffer, pushed.groupsX, groupsY, 1);
+  impl_.vk.vkCmdDispatch(commandBuffer, dispatch.groupsX, dispatch.groupsY, 1);
 }
 
 void Gpu::recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const NaiveParams& params,

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "bench_params.h"
+#include "copy_grid.hpp"
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
 
@@ -68,14 +69,10 @@ class Gpu {
   // Frees every set of bufferPair(); no pending command buffer may use them.
   void releaseDescriptorSets();
 
-  // Whether the copy of `count` elements in workgroups of `elementsPerGroup`
-  // gives every workgroup of its grid a full tile (no partial tile, no
-  // padding workgroups), so that copy.comp may drop its bounds checks.
-  static bool copyGridIsExact(uint64_t count, uint64_t elementsPerGroup);
-  // Records the copy of `params.count` elements (copy.comp) with
-  // `elementsPerGroup` elements per workgroup; `set` for descriptor kernels.
+  // Records one dispatch of the copy of `params.count` elements (copy.comp,
+  // see copyDispatches()); `set` for descriptor kernels.
   void recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,
-                  uint64_t elementsPerGroup, VkDescriptorSet set = VK_NULL_HANDLE) const;
+                  const CopyDispatch& dispatch, VkDescriptorSet set = VK_NULL_HANDLE) const;
   // Records the naive scan, one invocation per line.
   void recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const NaiveParams& params,
                    uint32_t workgroupSize) const;

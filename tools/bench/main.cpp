@@ -228,11 +228,12 @@ void recordRoof(Gpu& gpu, VkCommandBuffer commandBuffer, const RoofChoice& roof,
   // 2-byte elements may copy one padding element along.
   params.count = (bytes + roof.kernel.kernelBytes - 1) / roof.kernel.kernelBytes;
   uint64_t perGroup = uint64_t(roof.kernel.perInvocation) * roof.workgroupSize;
-  VkPipeline pipeline =
-      gpu.pipeline(roof.kernel.words, roof.kernel.wordCount, roof.workgroupSize,
-                   roof.kernel.descriptors, Gpu::copyGridIsExact(params.count, perGroup));
   VkDescriptorSet set = roof.kernel.descriptors ? gpu.bufferPair(src, dst) : VK_NULL_HANDLE;
-  gpu.recordCopy(commandBuffer, pipeline, params, perGroup, set);
+  for (const CopyDispatch& dispatch : copyDispatches(params.count, perGroup)) {
+    VkPipeline pipeline = gpu.pipeline(roof.kernel.words, roof.kernel.wordCount, roof.workgroupSize,
+                                       roof.kernel.descriptors, dispatch.wholeTiles);
+    gpu.recordCopy(commandBuffer, pipeline, params, dispatch, set);
+  }
 }
 
 // ---------------------------------------------------------------------------

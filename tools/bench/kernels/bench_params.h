@@ -15,8 +15,8 @@ struct CopyParams {
   uint64_t src;
   uint64_t dst;
   uint64_t count;
-  uint groupsX;  // dispatch width, to flatten 2-D workgroup ids
-  uint pad;
+  uint groupsX;     // dispatch width, to flatten 2-D workgroup ids
+  uint firstGroup;  // the dispatch's first workgroup in the whole copy
 };
 
 #define BENCH_NAIVE_EXCLUSIVE 1u

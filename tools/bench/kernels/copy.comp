@@ -13,7 +13,8 @@
 // a full tile, and the bounds-checked path is compiled out. llvmpipe runs
 // every path of a kernel under masks, taken or not, uniform branches
 // included, so a tail path nobody takes still costs (measured: about a third
-// of a 16-element copy).
+// of a 16-element copy). The host therefore copies a partial last tile in a
+// dispatch of its own (copy_grid.hpp).
 // Each invocation does a fixed, small amount of work: lavapipe stops every
 // invocation after 65,535 loop iterations, so there is no grid-stride loop.
 #include "bench_common.glsl"
@@ -43,7 +44,7 @@ layout(buffer_reference, scalar, buffer_reference_align = ELEM_BYTES) buffer Ele
 
 void main() {
   // Element counts stay below 2^32 (the host checks), so indices are 32-bit.
-  uint group = uint(flatGroup(p.groupsX));
+  uint group = uint(flatGroup(p.groupsX)) + p.firstGroup;
   uint wg = gl_WorkGroupSize.x;
   uint lane = gl_LocalInvocationID.x;
   uint count = uint(p.count);
