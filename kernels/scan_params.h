@@ -32,6 +32,9 @@ using uint = uint32_t;
 #define VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO 1u
 // storage-buffer kernels: aux holds carries (the address kernels test auxAddr != 0)
 #define VKSCAN_FLAG_HAS_AUX 2u
+// plain chunk stages: neighbouring invocations take neighbouring chunks of one
+// line, not the same chunk of neighbouring lines (see chunkTask())
+#define VKSCAN_FLAG_LINE_MAJOR_CHUNKS 4u
 // Never set by the host: the chunk kernels' touched words (kTouchAhead) feed
 // a store made only under it, so that compilers keep those reads (a read
 // whose value goes unused is dropped).

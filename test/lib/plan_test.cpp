@@ -125,6 +125,36 @@ TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratc
   }
 }
 
+TEST_CASE("plan: chunks of lines contiguous along the axis go to neighbouring invocations") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto lineMajor = [](const Dispatch& d) {
+    return (d.params.flags & VKSCAN_FLAG_LINE_MAJOR_CHUNKS) != 0u;
+  };
+  // Few long rows, either direction: reduce and scan walk the chunks of a
+  // line side by side; the carry pass, whose lines are neighbouring totals,
+  // does not.
+  for (bool decreasing : {false, true}) {
+    CAPTURE(decreasing);
+    CumulativeSummationDesc rows = vkscan::test::packedDesc(
+        DataType::Float32, {16, 1u << 20}, 1, false,
+        decreasing ? AxisDirection::Decreasing : AxisDirection::Increasing);
+    Plan plan = planFor(rows, lavapipe);
+    REQUIRE(plan.dispatches.size() == 3);
+    CHECK(plan.dispatches.front().params.chunksPerLine > 1);
+    CHECK(lineMajor(plan.dispatches.front()));
+    CHECK_FALSE(lineMajor(plan.dispatches[1]));
+    CHECK(lineMajor(plan.dispatches.back()));
+  }
+  // Columns: interleaved on a CPU device, a line per invocation on GPUs;
+  // neighbouring lines stay side by side in both.
+  for (const DeviceClass& device : kDevices) {
+    std::string deviceName = device.name;
+    CAPTURE(deviceName);
+    Plan columns = planFor(vkscan::test::packedDesc(DataType::Float32, {1u << 16, 256}, 0), device);
+    for (const Dispatch& d : columns.dispatches) CHECK_FALSE(lineMajor(d));
+  }
+}
+
 TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device") {
   const DeviceClass& lavapipe = kDevices[0];
   for (uint32_t length : {4097u, 40000u, 65536u}) {
