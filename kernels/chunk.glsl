@@ -494,9 +494,9 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
 // Plain walks take two nodes per loop iteration (reduceChunk(), scanChunk()):
 // llvmpipe pays for every iteration (its exec masks and the counter behind
 // the iteration cap), and a plain node is little code. A/B on lavapipe,
-// GB/s: 1-D 2^24 FLOAT32 8.3-8.6 to 8.6-9.4, rows [64, 50257] 4.6 to 5.8;
-// four nodes per iteration gained nothing more. Interleaved nodes are
-// already a loop over their rows.
+// GB/s: 1-D 2^24 FLOAT32 8.2-9.0 to 8.6-9.4 (medians 8.5 and 9.2), rows
+// [64, 50257] 4.6 to 5.8; four nodes per iteration gained nothing more.
+// Interleaved nodes are already a loop over their rows.
 
 // The chunk's total in the canonical order (the value of its node).
 LANE_T reduceChunk(ChunkTask task) {
