@@ -394,7 +394,7 @@ class Planner {
       setNodePaths(d);
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
-      if (!interleaved && chunks > 1 && (p.inAxisStride == 1 || p.inAxisStride == -1)) {
+      if (!interleaved && chunks > 1 && std::abs(p.inAxisStride) == 1) {
         d.params.flags |= VKSCAN_FLAG_LINE_MAJOR_CHUNKS;
       }
       d.pipeline.touchAhead = interleaved && touchesAhead(p);
