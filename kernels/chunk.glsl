@@ -498,8 +498,12 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
 // [64, 50257] 4.6 to 5.8; four nodes per iteration gained nothing more.
 // Interleaved nodes are already a loop over their rows.
 
-// The chunk's total in the canonical order (the value of its node).
-LANE_T reduceChunk(ChunkTask task) {
+// The chunk's total in the canonical order (the value of its node). Full
+// nodes in pairs only where `pairs` (a constant at every call, so the
+// compiler drops the other walk): the look-back pass's fallback reduction
+// rarely runs, and its paired walk made every look-back pipeline slower to
+// compile (CI's cold-cache test runs spent about 40 % longer).
+LANE_T reduceChunk(ChunkTask task, bool pairs) {
   LevelSums sums = emptyLevelSums();
   uint touched = 0u;
   uint full = fullNodes(task);
@@ -507,9 +511,11 @@ LANE_T reduceChunk(ChunkTask task) {
   if (kFullNodes) {
     uint node = 0u;
 #ifndef VKSCAN_INTERLEAVED
-    for (; node + 1u < full; node += 2u) {
-      reduceNode(task, sums, touched, node, true, false);
-      reduceNode(task, sums, touched, node + 1u, true, node + 2u == full && !partial);
+    if (pairs) {
+      for (; node + 1u < full; node += 2u) {
+        reduceNode(task, sums, touched, node, true, false);
+        reduceNode(task, sums, touched, node + 1u, true, node + 2u == full && !partial);
+      }
     }
 #endif
     for (; node < full; ++node) {

@@ -173,7 +173,7 @@ ChunkTask tileTask(uint line, uint tile) {
 ACC_T earlierTotal(uint line, uint tile, uint slot) {
   ACC_T total;
   if (readPublished(totalIndex(slot), total)) return total;
-  total = reduceChunk(tileTask(line, tile));
+  total = reduceChunk(tileTask(line, tile), false);
   if (kInPlace) memoryBarrierBuffer();
   // The inputs may have been overwritten after the tile published: if the
   // reduction saw any of its outputs, the barriers make its published total
@@ -191,7 +191,7 @@ void main() {
   uint line = slot / p.chunksPerLine;
   uint tile = slot - line * p.chunksPerLine;
   ChunkTask own = tileTask(line, tile);
-  ACC_T total = reduceChunk(own);
+  ACC_T total = reduceChunk(own, true);
   publish(totalIndex(slot), total);
   if (kInPlace && silentWords(wordsOf(total))) recordCollision(slot, total);
   if (tile == 0u) publish(inclusiveIndex(slot), total);

@@ -8,5 +8,5 @@
 void main() {
   ChunkTask task = chunkTask();
   if (!task.valid) return;
-  storeAuxLane(task.auxIndex, reduceChunk(task));
+  storeAuxLane(task.auxIndex, reduceChunk(task, true));
 }
