@@ -23,6 +23,7 @@
 #include "gpu.hpp"
 #include "host.hpp"
 #include "report.hpp"
+#include "statistics.hpp"
 #include "vkscan_bench_kernels.h"
 
 namespace vkscan::bench {
@@ -118,13 +119,6 @@ void progress(const char* pattern, ...) {
   va_end(args);
   std::fputc('\n', stderr);
   std::fflush(stderr);
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
 double nsSince(Clock::time_point start) {
@@ -245,11 +239,12 @@ struct Method {
   std::function<Sample()> run;
   std::vector<Sample> samples;
 
-  double medianGpu() const {
+  std::vector<double> gpuNs() const {
     std::vector<double> v;
     for (const Sample& s : samples) v.push_back(s.gpuNs);
-    return median(v);
+    return v;
   }
+  double medianGpu() const { return median(gpuNs()); }
   double medianWall() const {
     std::vector<double> v;
     for (const Sample& s : samples) v.push_back(s.wallNs);
@@ -502,6 +497,7 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
   result.vkscanNs = methods[0].medianGpu();
   result.vkscanWallNs = methods[0].medianWall();
   result.roofNs = methods[1].medianGpu();
+  result.ratioSpread = pairedRatios(methods[1].gpuNs(), methods[0].gpuNs());
   if (naiveRuns) result.naiveNs = methods[2].medianGpu();
   result.cpuNs = methods.back().medianGpu();
 

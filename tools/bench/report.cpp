@@ -77,22 +77,26 @@ std::string formatText(const Report& report) {
   }
 
   out += "Cases: GB/s = 2 x tensor bytes / median GPU time; ratio = vkscan / roof\n";
-  out += format("%-16s %-12s %4s %-5s %-21s %8s %8s %6s %8s %8s %10s %10s %9s %4s %10s %4s %s\n",
-                "case", "shape", "axis", "dtype", "flags", "vkscan", "roof", "ratio", "naive",
-                "cpu", "vkscan_us", "wall_us", "record_us", "disp", "scratch", "reps", "check");
+  out += format(
+      "%-16s %-12s %4s %-5s %-21s %8s %8s %6s %11s %8s %8s %10s %10s %9s %4s %10s %4s %s\n", "case",
+      "shape", "axis", "dtype", "flags", "vkscan", "roof", "ratio", "rounds", "naive", "cpu",
+      "vkscan_us", "wall_us", "record_us", "disp", "scratch", "reps", "check");
   bool anyNaiveNa = false;
   for (const CaseResult& r : report.cases) {
     std::string naive = r.naiveNs < 0 ? "n/a" : gbpsText(r.gbps(r.naiveNs));
     anyNaiveNa = anyNaiveNa || r.naiveNs < 0;
     std::string check = !r.ran ? "SKIPPED" : r.failures.empty() ? "ok" : "FAIL";
     double ratio = r.roofNs > 0 && r.vkscanNs > 0 ? r.roofNs / r.vkscanNs : 0;
+    std::string rounds =
+        format("%.2f-%.2f", r.ratioSpread.lowerQuartile, r.ratioSpread.upperQuartile);
     out += format(
-        "%-16s %-12s %4u %-5s %-21s %8s %8s %6.3f %8s %8s %10.1f %10.1f %9.2f %4u %10s %4u %s\n",
+        "%-16s %-12s %4u %-5s %-21s %8s %8s %6.3f %11s %8s %8s %10.1f %10.1f %9.2f %4u %10s %4u "
+        "%s\n",
         r.c.name.c_str(), r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
         r.c.flagsText().c_str(), gbpsText(r.gbps(r.vkscanNs)).c_str(),
-        gbpsText(r.gbps(r.roofNs)).c_str(), ratio, naive.c_str(), gbpsText(r.gbps(r.cpuNs)).c_str(),
-        r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3, r.dispatches,
-        bytesText(r.scratchBytes).c_str(), r.repetitions, check.c_str());
+        gbpsText(r.gbps(r.roofNs)).c_str(), ratio, rounds.c_str(), naive.c_str(),
+        gbpsText(r.gbps(r.cpuNs)).c_str(), r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3,
+        r.dispatches, bytesText(r.scratchBytes).c_str(), r.repetitions, check.c_str());
   }
   for (const CaseResult& r : report.cases) {
     for (const std::string& failure : r.failures) out += "FAIL " + r.c.name + ": " + failure + "\n";
@@ -106,6 +110,10 @@ std::string formatText(const Report& report) {
         r.recordNs < 5000 ? "met" : "MISSED");
   }
   out += "\nNotes:\n";
+  out +=
+      "  rounds: the quartiles of the ratio within each round (roof and vkscan timed one after\n"
+      "    the other), so drift that moves both alike cancels; a bar inside this range is met\n"
+      "    in some rounds and missed in others.\n";
   out +=
       "  vkscan_us: median GPU time (timestamps); wall_us: host time around vkQueueSubmit +\n"
       "    vkWaitForFences of the same command buffer (for in-place cases it includes the\n"

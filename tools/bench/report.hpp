@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cases.hpp"
+#include "statistics.hpp"
 
 namespace vkscan::bench {
 
@@ -25,6 +26,7 @@ struct CaseResult {
   std::string roofKernel;  // the variant used
   double roofNs = 0;       // medians of GPU time
   double vkscanNs = 0;
+  RatioSpread ratioSpread;  // of roof / vkscan over the rounds
   double vkscanWallNs = 0;  // submit + wait
   double naiveNs = -1;      // < 0: n/a
   double cpuNs = 0;
