@@ -76,7 +76,9 @@ std::string formatText(const Report& report) {
     out += "\n";
   }
 
-  out += "Cases: GB/s = 2 x tensor bytes / median GPU time; ratio = vkscan / roof\n";
+  out +=
+      "Cases: GB/s = 2 x tensor bytes / median GPU time; ratio = vkscan / roof, the median\n"
+      "over the rounds of each round's ratio (rounds: its quartiles)\n";
   out += format(
       "%-16s %-12s %4s %-5s %-21s %8s %8s %6s %11s %8s %8s %10s %10s %9s %4s %10s %4s %s\n", "case",
       "shape", "axis", "dtype", "flags", "vkscan", "roof", "ratio", "rounds", "naive", "cpu",
@@ -86,7 +88,6 @@ std::string formatText(const Report& report) {
     std::string naive = r.naiveNs < 0 ? "n/a" : gbpsText(r.gbps(r.naiveNs));
     anyNaiveNa = anyNaiveNa || r.naiveNs < 0;
     std::string check = !r.ran ? "SKIPPED" : r.failures.empty() ? "ok" : "FAIL";
-    double ratio = r.roofNs > 0 && r.vkscanNs > 0 ? r.roofNs / r.vkscanNs : 0;
     std::string rounds =
         format("%.2f-%.2f", r.ratioSpread.lowerQuartile, r.ratioSpread.upperQuartile);
     out += format(
@@ -94,7 +95,7 @@ std::string formatText(const Report& report) {
         "%s\n",
         r.c.name.c_str(), r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
         r.c.flagsText().c_str(), gbpsText(r.gbps(r.vkscanNs)).c_str(),
-        gbpsText(r.gbps(r.roofNs)).c_str(), ratio, rounds.c_str(), naive.c_str(),
+        gbpsText(r.gbps(r.roofNs)).c_str(), r.ratio(), rounds.c_str(), naive.c_str(),
         gbpsText(r.gbps(r.cpuNs)).c_str(), r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3,
         r.dispatches, bytesText(r.scratchBytes).c_str(), r.repetitions, check.c_str());
   }
@@ -111,8 +112,10 @@ std::string formatText(const Report& report) {
   }
   out += "\nNotes:\n";
   out +=
-      "  rounds: the quartiles of the ratio within each round (roof and vkscan timed one after\n"
-      "    the other), so drift that moves both alike cancels; a bar inside this range is met\n"
+      "  ratio, rounds: each round times the roof and vkscan one after the other; ratio is\n"
+      "    the median of the rounds' ratios and rounds their quartiles, so drift that moves\n"
+      "    both methods of a round alike cancels (the ratio of the two GB/s medians can pair\n"
+      "    a slow vkscan round with a fast roof round). A bar inside the rounds' range is met\n"
       "    in some rounds and missed in others.\n";
   out +=
       "  vkscan_us: median GPU time (timestamps); wall_us: host time around vkQueueSubmit +\n"
@@ -145,11 +148,10 @@ std::string formatCsv(const Report& report) {
   std::string out = std::string(kCsvHeader) + "\n";
   for (const CaseResult& r : report.cases) {
     if (!r.ran) continue;
-    double ratio = r.roofNs > 0 && r.vkscanNs > 0 ? r.roofNs / r.vkscanNs : 0;
     std::string naive = r.naiveNs < 0 ? "n/a" : format("%.4f", r.gbps(r.naiveNs));
     out += format("%s,%s,%u,%s,%s,%.4f,%.4f,%.4f,%s,%.4f,%.2f\n", r.c.name.c_str(),
                   r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
-                  r.c.flagsText().c_str(), r.gbps(r.vkscanNs), r.gbps(r.roofNs), ratio,
+                  r.c.flagsText().c_str(), r.gbps(r.vkscanNs), r.gbps(r.roofNs), r.ratio(),
                   naive.c_str(), r.gbps(r.cpuNs), r.vkscanNs / 1e3);
   }
   return out;

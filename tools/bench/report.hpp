@@ -37,6 +37,11 @@ struct CaseResult {
   std::vector<std::string> failures;  // empty: every check passed
 
   double gbps(double ns) const { return ns > 0 ? 2.0 * double(c.bytes()) / ns : 0; }
+  // vkscan's speed as a fraction of the roof's: the median over the rounds
+  // of each round's ratio, which drift that slows both methods of a round
+  // leaves alone, where the ratio of the two medians can pair a slow vkscan
+  // round with a fast roof round.
+  double ratio() const { return ratioSpread.median; }
 };
 
 // First use of an operator on a fresh Device (lavapipe compiles at the first
