@@ -301,37 +301,29 @@ const ACC_T kIdentity = ACC_T(0);
 float floatFromHalfBits(uint h) {
   uint magnitude = (h & 0x7FFFu) << 13;
   uint exponent = magnitude & 0x0F800000u;
-  uint bits = magnitude + 0x38000000u;  // rebias 15 -> 127
-  if (exponent == 0x0F800000u) bits += 0x38000000u;  // infinity, NaN: exponent 255
-  float value = uintBitsToFloat(bits);
-  if (exponent == 0u) {
-    // Zero or denormal: m * 2^-24 = (2^-14 + m * 2^-24) - 2^-14, exactly.
-    precise float denormal = uintBitsToFloat(bits + 0x00800000u) - 6.103515625e-05;
-    value = denormal;
-  }
-  return uintBitsToFloat(floatBitsToUint(value) | ((h & 0x8000u) << 16));
+  // Rebias 15 -> 127; infinity and NaN to exponent 255.
+  uint bits = magnitude + (exponent == 0x0F800000u ? 0x70000000u : 0x38000000u);
+  // Zero or denormal: m * 2^-24 = (2^-14 + m * 2^-24) - 2^-14, exactly.
+  precise float denormal = uintBitsToFloat(magnitude + 0x38800000u) - 6.103515625e-05;
+  bits = exponent == 0u ? floatBitsToUint(denormal) : bits;
+  return uintBitsToFloat(bits | ((h & 0x8000u) << 16));
 }
 
 // Rounds to nearest, ties to even; overflow gives infinity; every NaN becomes
 // the quiet NaN of its sign (payloads are not portable).
 uint halfBitsFromFloat(float value) {
   uint bits = floatBitsToUint(value);
-  uint sign = (bits >> 16) & 0x8000u;
   uint magnitude = bits & 0x7FFFFFFFu;
-  uint result;
-  if (magnitude >= 0x47800000u) {
-    // 2^16 and up (finite values from 65520 round up into the normal branch).
-    result = magnitude > 0x7F800000u ? 0x7E00u : 0x7C00u;
-  } else if (magnitude < 0x38800000u) {
-    // Denormal half or zero: adding 0.5 aligns the 10 kept bits at the bottom
-    // of the mantissa, and the addition rounds them to nearest even.
-    precise float aligned = uintBitsToFloat(magnitude) + 0.5;
-    result = floatBitsToUint(aligned) - 0x3F000000u;
-  } else {
-    uint odd = (magnitude >> 13) & 1u;
-    result = (magnitude - 0x38000000u + 0xFFFu + odd) >> 13;
-  }
-  return sign | result;
+  // Normal half: the 13 dropped bits rounded to nearest even. From 65520 up
+  // the sum reaches exponent 31 or more, and min() makes that infinity.
+  uint odd = (magnitude >> 13) & 1u;
+  uint normal = min((magnitude + (0xFFFu - 0x38000000u) + odd) >> 13, 0x7C00u);
+  // Denormal half or zero: adding 0.5 aligns the 10 kept bits at the bottom
+  // of the mantissa, and the addition rounds them to nearest even.
+  precise float aligned = uintBitsToFloat(magnitude) + 0.5;
+  uint result = magnitude < 0x38800000u ? floatBitsToUint(aligned) - 0x3F000000u : normal;
+  result = magnitude > 0x7F800000u ? 0x7E00u : result;
+  return ((bits >> 16) & 0x8000u) | result;
 }
 #endif
 
