@@ -296,8 +296,10 @@ const ACC_T kIdentity = ACC_T(0);
 // addition each. Vulkan lets a device's float conversions round either to
 // nearest-even or toward zero and flush half denormals; this gives the same
 // bits everywhere, under the assumption the canonical order already makes
-// (FP32 addition rounds to nearest even). Branch-free where it matters: a
-// CPU device runs divergent branches under masks.
+// (FP32 addition rounds to nearest even). Every case is computed and the
+// result chosen by selects: a CPU device runs branches under masks, and
+// with the cases as branches, A/B on lavapipe, GB/s: 1-D FLOAT16 4.9-5.0
+// against 5.7-5.9, FLOAT16 columns 3.9-4.1 against 4.7-5.2.
 float floatFromHalfBits(uint h) {
   uint magnitude = (h & 0x7FFFu) << 13;
   uint exponent = magnitude & 0x0F800000u;
