@@ -502,7 +502,7 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
 // nodes in pairs only where `pairs` (a constant at every call, so the
 // compiler drops the other walk): the look-back pass's fallback reduction
 // rarely runs, and its paired walk made every look-back pipeline slower to
-// compile (CI's cold-cache test runs spent about 40 % longer).
+// compile (the look-back test cases, cold: 83.7 s, against 77.8 s without).
 LANE_T reduceChunk(ChunkTask task, bool pairs) {
   LevelSums sums = emptyLevelSums();
   uint touched = 0u;
