@@ -44,9 +44,12 @@ TEST_CASE("statistics: paired ratios take each round's two times together") {
   CHECK(none.upperQuartile == 0);
 }
 
-TEST_CASE("statistics: paired ratios reject lists of different lengths and empty times") {
+TEST_CASE("statistics: paired ratios reject lists of different lengths and non-positive times") {
   CHECK_THROWS_WITH_AS(pairedRatios({1, 2}, {1}),
                        "paired ratios of 2 numerators and 1 denominators", vkscan::Error);
   CHECK_THROWS_WITH_AS(pairedRatios({1, 2}, {1, 0}),
                        doctest::Contains("denominator 1 is 0.000000, not positive"), vkscan::Error);
+  CHECK_THROWS_WITH_AS(pairedRatios({1}, {-1}),
+                       doctest::Contains("denominator 0 is -1.000000, not positive"),
+                       vkscan::Error);
 }

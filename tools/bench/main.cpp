@@ -244,12 +244,13 @@ struct Method {
     for (const Sample& s : samples) v.push_back(s.gpuNs);
     return v;
   }
-  double medianGpu() const { return median(gpuNs()); }
-  double medianWall() const {
+  std::vector<double> wallNs() const {
     std::vector<double> v;
     for (const Sample& s : samples) v.push_back(s.wallNs);
-    return median(v);
+    return v;
   }
+  double medianGpu() const { return median(gpuNs()); }
+  double medianWall() const { return median(wallNs()); }
 };
 
 struct Timing {
