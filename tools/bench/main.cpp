@@ -48,6 +48,8 @@ Options:
   --device N    physical device index, as listed by `vkscan info` (default: vkscan's choice)
   --addresses   every kernel reaches the tensors through device addresses, as on devices
                 without VK_KHR_push_descriptor (default: storage buffers where they fit)
+  --int64-free  vkscan runs its kernels for devices without shaderInt64, as with
+                DeviceOptions::disableInt64 (the roof and naive kernels keep Int64)
   --txt FILE    also write the text report to FILE
   --help        this text
 
@@ -62,6 +64,7 @@ struct Options {
   std::vector<std::string> cases;
   int device = -1;
   bool addresses = false;
+  bool int64Free = false;
   std::string txtPath;
 };
 
@@ -101,6 +104,8 @@ Options parseOptions(int argc, char** argv) {
       options.device = int(number(value(i), "--device"));
     } else if (arg == "--addresses") {
       options.addresses = true;
+    } else if (arg == "--int64-free") {
+      options.int64Free = true;
     } else if (arg == "--txt") {
       options.txtPath = value(i);
     } else {
@@ -629,6 +634,11 @@ int run(const Options& options) {
   DeviceOptions deviceOptions;
   deviceOptions.deviceIndex = options.device;
   deviceOptions.disablePushDescriptor = options.addresses;
+  // vkscan's own devices: the pipeline measurements' fresh ones and, with
+  // --int64-free, a second Device over the bench's, whose roof and naive
+  // kernels need Int64 enabled.
+  DeviceOptions scanOptions = deviceOptions;
+  scanOptions.disableInt64 = options.int64Free;
   Report report;
   int failures = 0;
   {
@@ -639,6 +649,7 @@ int run(const Options& options) {
                     std::to_string(std::thread::hardware_concurrency()) + " host threads";
     report.settings = std::string(options.quick ? "quick mode; " : "") +
                       (caps.pushDescriptor ? "" : "device addresses only; ") +
+                      (options.int64Free ? "vkscan on its int64-free kernels; " : "") +
                       "GPU times from timestamps (period " + std::to_string(caps.timestampPeriod) +
                       " ns), medians over the repetitions shown, after " +
                       std::to_string(timingFor(options, cases[0]).warmUp) +
@@ -646,13 +657,26 @@ int run(const Options& options) {
     report.settings += " Load average at start: " + loadAverage() + ".";
     progress("%s", report.device.c_str());
 
+    std::unique_ptr<Device> int64FreeDevice;
+    if (options.int64Free) {
+      ExternalDevice external;
+      external.instance = device.instance();
+      external.physicalDevice = device.physicalDevice();
+      external.device = device.handle();
+      external.queue = device.queue();
+      external.queueFamilyIndex = device.queueFamilyIndex();
+      external.pushDescriptorEnabled = caps.pushDescriptor;
+      int64FreeDevice = std::make_unique<Device>(external, scanOptions);
+    }
+    const Device& scanDevice = int64FreeDevice ? *int64FreeDevice : device;
+
     Gpu gpu(device);
     std::set<uint32_t> elementSizes;
     for (const Case& c : cases) elementSizes.insert(uint32_t(dataTypeSize(c.type)));
     std::map<uint32_t, RoofChoice> roofs = calibrateRoof(gpu, elementSizes, options, report);
 
     progress("pipeline creation: cold, warm VkPipelineCache, warm Mesa disk cache");
-    report.pipeline = measurePipelines(deviceOptions, options, cacheRoot);
+    report.pipeline = measurePipelines(scanOptions, options, cacheRoot);
     report.pipelineMeasured = true;
     setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/main").c_str(), 1);
 
@@ -662,7 +686,7 @@ int run(const Options& options) {
                c.shapeText().c_str(), c.axis, c.typeText().c_str(), c.flagsText().c_str());
       CaseResult result;
       try {
-        result = runCase(gpu, device, c, roofs, options, 1000 + i);
+        result = runCase(gpu, scanDevice, c, roofs, options, 1000 + i);
       } catch (const Error& error) {
         result = CaseResult{};
         result.c = c;
