@@ -260,9 +260,9 @@ struct DeviceOptions {
   // shaderInt64: capabilities().shaderInt64 reads false and vkscan uses its
   // int64-free kernels: every type still runs with the same results, but
   // createOperator() refuses tensors over kMaxTensorBytesWithoutInt64 bytes.
-  // On some CPU implementations those kernels are the faster ones (lavapipe
-  // on an Intel Xeon: up to 1.4x, FLOAT16 no faster; README);
-  // `vkscan-bench --int64-free` tells.
+  // On some CPU implementations they are the faster ones for 4-byte types
+  // (lavapipe on an Intel Xeon: FLOAT32 rows 1.4x, while UINT64 and FLOAT16
+  // ran slower; README); `vkscan-bench --int64-free` tells.
   bool disableInt64 = false;
   // shaderFloat64: capabilities().shaderFloat64 reads false, supports(FLOAT64)
   // is false and createOperator() throws Unsupported for FLOAT64.
