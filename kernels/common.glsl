@@ -7,6 +7,9 @@
 //   VKSCAN_NO_INT64: for devices without shaderInt64. Addresses are uvec2,
 //     offsets 32-bit (the host keeps each tensor within 2^30 bytes), and
 //     INT64/UINT64 are pairs of 32-bit words added with carry.
+//   VKSCAN_NARROW_WORDS (4-byte types only): vectors move as 32-bit words,
+//     never as 64-bit ones or wide units, for devices where those are slower
+//     (DeviceOptions::vectorWords).
 //   VKSCAN_F16_PACKED (FLOAT16 only): for devices without 16-bit storage.
 //     Halves are read and written as the 32-bit words that hold them.
 //   VKSCAN_SSBO (chunk stages only): input, output and aux are storage
@@ -229,6 +232,9 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 #define VKSCAN_ACC_SIZE 4
 #endif
 #define VKSCAN_VEC_ALIGN (VKSCAN_DATA_SIZE * VEC_N)
+#if defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE != 4
+#error VKSCAN_NARROW_WORDS is for 4-byte types only
+#endif
 
 // Vectors of 2- and 4-byte types move as 64-bit words (VEC_STORE_T) where the
 // kernel has Int64. llvmpipe (Mesa 22.3) accesses memory one vector component
@@ -237,9 +243,11 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 // cores), FLOAT32 rows [4096, 4096] went from 7.9 to 10.2 GB/s, columns from
 // 3.3 to 5.0, 1-D 2^24 from 5.9 to 7.4. The bytes, and every bit, are the
 // same; GPUs load 16 or 8 bytes either way. On an Intel Xeon host 64-bit
-// accesses cost more instead, and the Int64-free kernels, on 32-bit words, ran
-// FLOAT32 up to 1.4x faster (README, "int64-free kernels").
-#if !defined(VKSCAN_NO_INT64) && VKSCAN_DATA_SIZE < 8
+// accesses cost more instead: the VKSCAN_NARROW_WORDS build of the 4-byte
+// types ran FLOAT32 1-D 2^24 at 0.73 of the copy roof instead of 0.62, rows
+// of 16 at 0.76 instead of 0.61, while FLOAT16 gained nothing from it
+// (0.38 against 0.42). The host picks the build (DeviceOptions::vectorWords).
+#if !defined(VKSCAN_NO_INT64) && !defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE < 8
 #if VKSCAN_VEC_ALIGN == 16
 #define VEC_STORE_T u64vec2
 #else
@@ -472,8 +480,8 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // sets it only where every node (or interleaved row, or group of rows of
 // one vector, chunk.glsl) starts on a unit of the binding, which needs the
 // binding's own offset (a multiple of 16) unrounded. Kernels without Int64
-// have no 32-byte type and keep vectors.
-#ifndef VKSCAN_NO_INT64
+// have no 32-byte type and keep vectors, as do those on narrow words.
+#if !defined(VKSCAN_NO_INT64) && !defined(VKSCAN_NARROW_WORDS)
 #define VKSCAN_WIDE 1
 #define WIDE_VECS (32 / VKSCAN_VEC_ALIGN)
 #define WIDE_N (WIDE_VECS * VEC_N)

@@ -7,6 +7,7 @@
 #include "device_impl.hpp"
 #include "device_selection.hpp"
 #include "scan_params.h"
+#include "vector_words.hpp"
 
 namespace vkscan {
 namespace {
@@ -221,7 +222,7 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
 }
 
 // Creates what every Device needs beyond the handles: the function table,
-// the pipeline cache and layout, and the pipelines map.
+// the tuning, the pipeline cache and layout.
 void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   volkLoadDeviceTable(&impl.vk, impl.device);
   const DeviceCapabilities& caps = impl.capabilities;
@@ -272,9 +273,16 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   }
   detail::check(impl.vk.vkCreatePipelineLayout(impl.device, &layout, nullptr, &impl.pipelineLayout),
                 "vkCreatePipelineLayout");
+}
+
+// The kernels' build: the variant the features need, on the vector words
+// options.vectorWords resolves to. `mayMeasure`: vkscan owns the queue.
+void createPipelineCache(Device::Impl& impl, bool mayMeasure) {
+  impl.vectorWords = detail::resolveVectorWords(impl, mayMeasure);
   detail::KernelVariant variant;
-  variant.emulatedInt64 = !caps.shaderInt64;
-  variant.packedHalves = !caps.storageBuffer16BitAccess;
+  variant.emulatedInt64 = !impl.capabilities.shaderInt64;
+  variant.packedHalves = !impl.capabilities.storageBuffer16BitAccess;
+  variant.narrowWords = impl.vectorWords == VectorWords::Bits32;
   impl.pipelines = std::make_unique<detail::PipelineCache>(
       impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout, variant);
 }
@@ -349,6 +357,7 @@ std::vector<PhysicalDeviceSummary> Device::enumerate() {
 }
 
 Device::Device(const DeviceOptions& options) : impl_(std::make_shared<Impl>()) {
+  detail::validateVectorWords(options.vectorWords);
   Impl& impl = *impl_;
   impl.options = options;
   initializeLoader(nullptr);
@@ -373,6 +382,7 @@ Device::Device(const DeviceOptions& options) : impl_(std::make_shared<Impl>()) {
   impl.ownsDevice = true;
   finishSetup(impl, VK_NULL_HANDLE);
   impl.vk.vkGetDeviceQueue(impl.device, impl.queueFamilyIndex, 0, &impl.queue);
+  createPipelineCache(impl, true);
 }
 
 Device::Device(const ExternalDevice& external, const DeviceOptions& options)
@@ -382,6 +392,7 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
     throw InvalidArgument("external.physicalDevice", "is null");
   }
   if (external.device == VK_NULL_HANDLE) throw InvalidArgument("external.device", "is null");
+  detail::validateVectorWords(options.vectorWords);
   Impl& impl = *impl_;
   impl.options = options;
   initializeLoader(external.getInstanceProcAddr);
@@ -401,6 +412,7 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
                       " lacks bufferDeviceAddress, which vkscan requires");
   }
   finishSetup(impl, external.pipelineCache);
+  createPipelineCache(impl, false);
 }
 
 Device::~Device() = default;
@@ -432,6 +444,10 @@ uint64_t Device::validationMessageCount() const noexcept {
 
 size_t Device::cachedPipelineCount() const noexcept {
   return impl_->pipelines->size();
+}
+
+VectorWords Device::vectorWords() const noexcept {
+  return impl_->vectorWords;
 }
 
 std::vector<uint8_t> Device::pipelineCacheData() const {

@@ -24,18 +24,21 @@ const KernelEntry kKernels[] = {
 
 KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers) {
   // Only FLOAT16 is built packed: for every other type the plain blob is
-  // already free of 16-bit storage.
+  // already free of 16-bit storage. Only the 4-byte types are built narrow:
+  // the others have no 64-bit words to narrow, or (FLOAT16) ran no faster.
   bool packed = variant.packedHalves && type == DataType::Float16;
+  bool narrow = variant.narrowWords && !variant.emulatedInt64 && dataTypeSize(type) == 4;
   for (const KernelEntry& entry : kKernels) {
     if (entry.stage == stage && entry.type == type &&
         entry.variant.emulatedInt64 == variant.emulatedInt64 &&
-        entry.variant.packedHalves == packed && entry.storageBuffers == storageBuffers) {
+        entry.variant.packedHalves == packed && entry.variant.narrowWords == narrow &&
+        entry.storageBuffers == storageBuffers) {
       return entry.binary;
     }
   }
   throw Error(std::string("vkscan was built without the ") + stageName(stage) + " kernel for " +
               dataTypeName(type) + (variant.emulatedInt64 ? " without Int64" : "") +
-              (packed ? " with packed halves" : "") +
+              (packed ? " with packed halves" : "") + (narrow ? " on 32-bit words" : "") +
               (storageBuffers ? " on storage buffers" : ""));
 }
 

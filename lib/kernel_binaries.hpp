@@ -25,6 +25,10 @@ struct KernelVariant {
   // FLOAT16 kernels load and store halves as 32-bit words, so they need no
   // storageBuffer16BitAccess. Other types have no halves and ignore it.
   bool packedHalves = false;
+  // 4-byte types move vectors as 32-bit words, never 64-bit ones or wide
+  // units (VectorWords::Bits32). Other types, and kernels without Int64
+  // (always on 32-bit words), ignore it.
+  bool narrowWords = false;
 };
 
 // `storageBuffers`: the build that binds the tensors as storage buffers

@@ -61,11 +61,7 @@ void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer
     uint64_t lead = 0;
     infos[i] = storageRange(*binding, bindings.storageBufferAlignment, lead);
     if (roles[i] != nullptr) elementOffsets[i] = (lead + byteOffsets[i]) / elementSizes[i];
-    writes[i] = vkStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
+    writes[i] = storageBufferWrite(i, &infos[i]);
   }
   vk.vkCmdPushDescriptorSetKHR(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 3, writes);
   params.inAddr = elementOffsets[0];
@@ -109,6 +105,18 @@ void clearScratch(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
 }
 
 }  // namespace
+
+void recordWordCopy(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
+                    VkPipelineLayout layout, VkPipeline pipeline, VkBuffer source,
+                    VkBuffer destination, VkDeviceSize bytes, uint32_t groups) {
+  barrierBetweenPasses(vk, commandBuffer, false);
+  vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  VkDescriptorBufferInfo infos[2] = {{source, 0, bytes}, {destination, 0, bytes}};
+  VkWriteDescriptorSet writes[2] = {storageBufferWrite(0, &infos[0]),
+                                    storageBufferWrite(1, &infos[1])};
+  vk.vkCmdPushDescriptorSetKHR(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, writes);
+  vk.vkCmdDispatch(commandBuffer, groups, 1, 1);
+}
 
 void barrierComputeToHost(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer) {
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);

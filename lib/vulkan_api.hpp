@@ -18,6 +18,17 @@ T vkStruct(VkStructureType type, const void* next = nullptr) {
   return value;
 }
 
+// A write of one storage-buffer descriptor, for vkCmdPushDescriptorSetKHR.
+inline VkWriteDescriptorSet storageBufferWrite(uint32_t binding,
+                                               const VkDescriptorBufferInfo* info) {
+  auto write = vkStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+  write.dstBinding = binding;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = info;
+  return write;
+}
+
 // Throws VulkanError naming `call` when `result` is an error code.
 inline void check(VkResult result, const char* call) {
   if (result < 0) throw VulkanError(result, call);

@@ -231,6 +231,19 @@ struct PhysicalDeviceSummary {
 };
 
 // Options for a headless device made by vkscan.
+// How kernels move vectors of 4-byte elements (FLOAT32, INT32, UINT32)
+// through memory. Every choice gives the same bits; only the speed differs,
+// and only on CPU implementations (lavapipe accesses memory one vector
+// component at a time; GPUs load 16 bytes either way).
+enum class VectorWords {
+  Automatic,  // chosen when the Device is made; see DeviceOptions::vectorWords
+  Bits32,     // vectors of 32-bit words
+  Bits64,     // 64-bit words and, where aligned, 32-byte units (needs shaderInt64)
+};
+
+// "Automatic", "Bits32" or "Bits64"; "UNKNOWN" for a value outside the enum.
+VKSCAN_API const char* vectorWordsName(VectorWords words) noexcept;
+
 struct DeviceOptions {
   // Physical device to use, as an index into Device::enumerate(). -1 picks
   // the environment variable VKSCAN_DEVICE (an index, or a substring of the
@@ -260,9 +273,8 @@ struct DeviceOptions {
   // shaderInt64: capabilities().shaderInt64 reads false and vkscan uses its
   // int64-free kernels: every type still runs with the same results, but
   // createOperator() refuses tensors over kMaxTensorBytesWithoutInt64 bytes.
-  // On some CPU implementations they are the faster ones for 4-byte types
-  // (lavapipe on an Intel Xeon: FLOAT32 rows 1.4x, while UINT64 and FLOAT16
-  // ran slower; README); `vkscan-bench --int64-free` tells.
+  // Where their 32-bit words are faster for 4-byte types, vectorWords
+  // (below) gets that speed without the limit.
   bool disableInt64 = false;
   // shaderFloat64: capabilities().shaderFloat64 reads false, supports(FLOAT64)
   // is false and createOperator() throws Unsupported for FLOAT64.
@@ -275,6 +287,18 @@ struct DeviceOptions {
   // device addresses (capabilities().pushDescriptor reads false). A headless
   // device is created without the extension. Default false.
   bool disablePushDescriptor = false;
+  // Automatic: Bits64, except on a headless Device over a CPU implementation
+  // (VK_PHYSICAL_DEVICE_TYPE_CPU) with VK_KHR_push_descriptor: there the
+  // Device times a copy in each width when it is made, once per process and
+  // physical device (about 0.1 s on lavapipe, pipelines included), and takes
+  // Bits32 if it copied at least 10 % faster. Measured with lavapipe on an
+  // Intel Xeon, Bits32 ran FLOAT32 1-D 2^24 at 0.73 of the copy roof where
+  // Bits64 ran 0.62; on an AMD EPYC Bits64 was the faster (README). An
+  // ExternalDevice never submits work at creation, so there Automatic means
+  // Bits64; an engine on a CPU implementation can ask for Bits32.
+  // Without shaderInt64 (absent, or disableInt64) kernels always move 32-bit
+  // words, whatever is asked. Device::vectorWords() tells the outcome.
+  VectorWords vectorWords = VectorWords::Automatic;
 };
 
 // An engine's own Vulkan objects, which it keeps owning. vkscan never
@@ -339,12 +363,14 @@ class VKSCAN_API Device {
 
   // Creates a headless instance and device (see DeviceOptions for the choice).
   // Throws Unsupported when no usable device exists, InvalidArgument for a
-  // bad deviceIndex or deviceName, VulkanError on a failed call.
+  // bad deviceIndex or deviceName or a vectorWords outside the enum,
+  // VulkanError on a failed call (including the vectorWords timing).
   explicit Device(const DeviceOptions& options = {});
 
   // Wraps an engine's device; see ExternalDevice for what it must provide.
-  // Throws InvalidArgument for a null handle, Unsupported when a required
-  // feature is missing, VulkanError on a failed call.
+  // Throws InvalidArgument for a null handle or a vectorWords outside the
+  // enum, Unsupported when a required feature is missing, VulkanError on a
+  // failed call.
   Device(const ExternalDevice& external, const DeviceOptions& options = {});
 
   ~Device();
@@ -389,6 +415,10 @@ class VKSCAN_API Device {
 
   // Pipelines created so far (each a distinct key), for tests and tools.
   size_t cachedPipelineCount() const noexcept;
+
+  // The vector words this device's kernels use: Bits32 or Bits64, never
+  // Automatic (DeviceOptions::vectorWords).
+  VectorWords vectorWords() const noexcept;
 
   struct Impl;
 

@@ -50,8 +50,14 @@ const Stage kStages[] = {Stage::RowsReduce,
 const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
                            DataType::Int64,   DataType::UInt64,  DataType::Float64};
 
-constexpr KernelVariant kNative{false, false};
-const KernelVariant kVariants[] = {kNative, {true, false}, {false, true}, {true, true}};
+constexpr KernelVariant kNative{false, false, false};
+constexpr KernelVariant kNarrowWords{false, false, true};
+const KernelVariant kVariants[] = {
+    kNative, {true, false, false}, {false, true, false}, {true, true, false}, kNarrowWords};
+
+bool isFourBytes(DataType type) {
+  return dataTypeSize(type) == 4;
+}
 
 bool isChunk(Stage stage) {
   return stage != Stage::RowsReduce && stage != Stage::RowsScan;
@@ -69,6 +75,7 @@ struct Kernel {
     return std::string(stageName(stage)) + " " + dataTypeName(type) +
            (variant.emulatedInt64 ? " emulated-int64" : "") +
            (variant.packedHalves ? " packed-halves" : "") +
+           (variant.narrowWords ? " narrow-words" : "") +
            (storageBuffers ? " storage-buffers" : "");
   }
   // The capabilities of this build, or of its `other` variant.
@@ -121,7 +128,7 @@ TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") 
 // shaderInt64, and the FLOAT16 ones storageBuffer16BitAccess.
 TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for FLOAT16 only") {
   auto native = [](KernelVariant variant) {
-    return !variant.emulatedInt64 && !variant.packedHalves;
+    return !variant.emulatedInt64 && !variant.packedHalves && !variant.narrowWords;
   };
   forEachKernel(native, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
     // Storage-buffer kernels index with 32-bit offsets: only their 64-bit
@@ -167,4 +174,28 @@ TEST_CASE("kernels: every variant declares only capabilities its native kernel d
       CHECK(native.count(capability) == 1);
     }
   });
+}
+
+// VectorWords::Bits32 selects a build of its own for the 4-byte types, which
+// moves no 64-bit word: on storage buffers (32-bit offsets) it then needs no
+// Int64 at all, where the native build moves vectors as 64-bit words. The
+// other types share the native build.
+TEST_CASE("kernels: narrow-words kernels move no 64-bit words, and exist for 4-byte types only") {
+  auto narrow = [](KernelVariant variant) { return variant.narrowWords; };
+  forEachKernel(narrow, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    KernelBinary own = kernelBinary(kernel.stage, kernel.type, kNarrowWords, kernel.storageBuffers);
+    KernelBinary native = kernelBinary(kernel.stage, kernel.type, kNative, kernel.storageBuffers);
+    CHECK((own.code != native.code) == isFourBytes(kernel.type));
+    if (isFourBytes(kernel.type) && kernel.storageBuffers) {
+      CHECK(caps.count(kInt64) == 0);
+      CHECK(kernel.capabilitiesOf(kNative).count(kInt64) == 1);
+    }
+  });
+  // Kernels without Int64 already move 32-bit words: narrowing changes none.
+  for (DataType type : kTypes) {
+    CAPTURE(dataTypeName(type));
+    KernelBinary emulated = kernelBinary(Stage::ChunkScan, type, {true, false, false}, true);
+    KernelBinary both = kernelBinary(Stage::ChunkScan, type, {true, false, true}, true);
+    CHECK(emulated.code == both.code);
+  }
 }

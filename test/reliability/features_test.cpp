@@ -3,7 +3,8 @@
 // refuses FLOAT64 with a clear message; without shaderInt64 or 16-bit storage
 // it runs every type through the kernels' fallback variants, with the same
 // bytes as a device that has the features, and refuses tensors over 2^30
-// bytes when shaderInt64 is missing.
+// bytes when shaderInt64 is missing. DeviceOptions::vectorWords, the other
+// option that picks a build of the kernels, gives the same bytes both ways.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -63,6 +64,7 @@ std::vector<Case> cases(DataType type) {
   all.push_back({packedDesc(type, {3, 5000}, 1), false});
   all.push_back({packedDesc(type, {300, 37}, 0, true, AxisDirection::Decreasing), false});
   all.push_back({packedDesc(type, {(1u << 17) + 3}, 0, true, AxisDirection::Decreasing), true});
+  all.push_back({packedDesc(type, {50001}, 0), false});  // single pass, look-back on CPU devices
   CumulativeSummationDesc strided = packedDesc(type, {40, 70}, 1, false, AxisDirection::Decreasing);
   strided.input.strides = {1, 41};  // Fortran order, padded
   strided.output.strides = {72, 1};
@@ -232,4 +234,78 @@ TEST_CASE("missing features: without shaderInt64 exactly 2^30 bytes are accepted
   // The limit is the fallback's: a device with shaderInt64 goes beyond it.
   CHECK_NOTHROW(testDevice(Profile::Native)
                     .createOperator(packedDesc(DataType::Float32, {(1u << 28) + 1}, 0)));
+}
+
+TEST_CASE("vector words: Bits64 and Bits32 give the native device's bytes") {
+  // testDevice(Profile::Native) runs Bits32 on storage buffers; these run
+  // the other builds on the same tuning, and through device addresses.
+  for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32}) {
+    for (bool addresses : {false, true}) {
+      if (words == VectorWords::Bits32 && !addresses) continue;
+      CAPTURE(vectorWordsName(words));
+      CAPTURE(addresses);
+      DeviceOptions options = testDeviceOptions();
+      options.vectorWords = words;
+      options.disablePushDescriptor = addresses;
+      Device device(options);
+      CHECK(device.vectorWords() == words);
+      checkSameBytesAsNative(device);
+      CHECK(device.validationMessageCount() == 0);
+    }
+  }
+}
+
+TEST_CASE("vector words: what each choice resolves to") {
+  DeviceOptions options = testDeviceOptions();
+  for (VectorWords words : {VectorWords::Bits32, VectorWords::Bits64}) {
+    options.vectorWords = words;
+    CHECK(Device(options).vectorWords() == words);
+  }
+  // Automatic times both widths on lavapipe (a CPU device with push
+  // descriptors) once per process: either may win, the same each time.
+  options.vectorWords = VectorWords::Automatic;
+  Device automatic(options);
+  VectorWords chosen = automatic.vectorWords();
+  CAPTURE(vectorWordsName(chosen));
+  CHECK((chosen == VectorWords::Bits32 || chosen == VectorWords::Bits64));
+  CHECK(Device(options).vectorWords() == chosen);
+  CHECK(runMatchesReference(automatic, packedDesc(DataType::Float32, {3, 5000}, 1), 41));
+  // Without push descriptors there is no timing, and no Int64 means 32-bit
+  // words whatever is asked.
+  DeviceOptions addresses = options;
+  addresses.disablePushDescriptor = true;
+  CHECK(Device(addresses).vectorWords() == VectorWords::Bits64);
+  DeviceOptions noInt64 = options;
+  noInt64.disableInt64 = true;
+  noInt64.vectorWords = VectorWords::Bits64;
+  CHECK(Device(noInt64).vectorWords() == VectorWords::Bits32);
+  // An engine's device: vkscan submits nothing at creation.
+  Device wrapped(externalDeviceOf(automatic), DeviceOptions{});
+  CHECK(wrapped.vectorWords() == VectorWords::Bits64);
+  DeviceOptions narrow;
+  narrow.vectorWords = VectorWords::Bits32;
+  Device wrappedNarrow(externalDeviceOf(automatic), narrow);
+  CHECK(wrappedNarrow.vectorWords() == VectorWords::Bits32);
+  CHECK(runMatchesReference(wrappedNarrow, packedDesc(DataType::UInt32, {3, 5000}, 1), 42));
+  CHECK(automatic.validationMessageCount() == 0);
+}
+
+TEST_CASE("vector words: a value outside the enum is refused by name, before any Vulkan object") {
+  DeviceOptions options = testDeviceOptions();
+  options.vectorWords = static_cast<VectorWords>(7);
+  CHECK(std::string(vectorWordsName(options.vectorWords)) == "UNKNOWN");
+  for (bool external : {false, true}) {
+    CAPTURE(external);
+    try {
+      if (external) {
+        Device(externalDeviceOf(testDevice(Profile::Native)), options);
+      } else {
+        Device device(options);
+      }
+      FAIL("no exception");
+    } catch (const InvalidArgument& error) {
+      CHECK(error.field() == "options.vectorWords");
+      CHECK(contains(error.what(), "is 7"));
+    }
+  }
 }

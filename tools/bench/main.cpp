@@ -50,6 +50,9 @@ Options:
                 without VK_KHR_push_descriptor (default: storage buffers where they fit)
   --int64-free  vkscan runs its kernels for devices without shaderInt64, as with
                 DeviceOptions::disableInt64 (the roof and naive kernels keep Int64)
+  --vector-words auto|32|64
+                DeviceOptions::vectorWords for vkscan's kernels: auto (default) lets
+                vkscan time both at start-up; 32 or 64 forces one
   --txt FILE    also write the text report to FILE
   --help        this text
 
@@ -65,6 +68,7 @@ struct Options {
   int device = -1;
   bool addresses = false;
   bool int64Free = false;
+  VectorWords vectorWords = VectorWords::Automatic;
   std::string txtPath;
 };
 
@@ -106,6 +110,17 @@ Options parseOptions(int argc, char** argv) {
       options.addresses = true;
     } else if (arg == "--int64-free") {
       options.int64Free = true;
+    } else if (arg == "--vector-words") {
+      std::string words = value(i);
+      if (words == "auto") {
+        options.vectorWords = VectorWords::Automatic;
+      } else if (words == "32") {
+        options.vectorWords = VectorWords::Bits32;
+      } else if (words == "64") {
+        options.vectorWords = VectorWords::Bits64;
+      } else {
+        throw UsageError("--vector-words: '" + words + "' is not auto, 32 or 64");
+      }
     } else if (arg == "--txt") {
       options.txtPath = value(i);
     } else {
@@ -634,6 +649,7 @@ int run(const Options& options) {
   DeviceOptions deviceOptions;
   deviceOptions.deviceIndex = options.device;
   deviceOptions.disablePushDescriptor = options.addresses;
+  deviceOptions.vectorWords = options.vectorWords;
   // vkscan's own devices: the pipeline measurements' fresh ones and, with
   // --int64-free, a second Device over the bench's, whose roof and naive
   // kernels need Int64 enabled.
@@ -669,6 +685,9 @@ int run(const Options& options) {
       int64FreeDevice = std::make_unique<Device>(external, scanOptions);
     }
     const Device& scanDevice = int64FreeDevice ? *int64FreeDevice : device;
+    report.settings += std::string(" vkscan moves 4-byte types as ") +
+                       (scanDevice.vectorWords() == VectorWords::Bits32 ? "32" : "64") +
+                       "-bit words (vectorWords " + vectorWordsName(options.vectorWords) + ").";
 
     Gpu gpu(device);
     std::set<uint32_t> elementSizes;
