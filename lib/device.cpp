@@ -276,9 +276,9 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
 }
 
 // The kernels' build: the variant the features need, on the vector words
-// options.vectorWords resolves to. `mayMeasure`: vkscan owns the queue.
-void createPipelineCache(Device::Impl& impl, bool mayMeasure) {
-  impl.vectorWords = detail::resolveVectorWords(impl, mayMeasure);
+// options.vectorWords resolves to.
+void createPipelineCache(Device::Impl& impl) {
+  impl.vectorWords = detail::resolveVectorWords(impl);
   detail::KernelVariant variant;
   variant.emulatedInt64 = !impl.capabilities.shaderInt64;
   variant.packedHalves = !impl.capabilities.storageBuffer16BitAccess;
@@ -382,7 +382,7 @@ Device::Device(const DeviceOptions& options) : impl_(std::make_shared<Impl>()) {
   impl.ownsDevice = true;
   finishSetup(impl, VK_NULL_HANDLE);
   impl.vk.vkGetDeviceQueue(impl.device, impl.queueFamilyIndex, 0, &impl.queue);
-  createPipelineCache(impl, true);
+  createPipelineCache(impl);
 }
 
 Device::Device(const ExternalDevice& external, const DeviceOptions& options)
@@ -412,7 +412,7 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
                       " lacks bufferDeviceAddress, which vkscan requires");
   }
   finishSetup(impl, external.pipelineCache);
-  createPipelineCache(impl, false);
+  createPipelineCache(impl);
 }
 
 Device::~Device() = default;

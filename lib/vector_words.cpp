@@ -137,14 +137,13 @@ void validateVectorWords(VectorWords words) {
                                                    ", not one of Automatic, Bits32, Bits64");
 }
 
-VectorWords resolveVectorWords(Device::Impl& device, bool mayMeasure) {
+VectorWords resolveVectorWords(Device::Impl& device) {
   const DeviceCapabilities& caps = device.capabilities;
   VectorWords requested = device.options.vectorWords;
-  validateVectorWords(requested);
   if (!caps.shaderInt64) return VectorWords::Bits32;
   if (requested != VectorWords::Automatic) return requested;
-  if (!mayMeasure || caps.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU || !caps.pushDescriptor ||
-      device.queue == VK_NULL_HANDLE) {
+  if (!device.ownsDevice || caps.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU ||
+      !caps.pushDescriptor) {
     return VectorWords::Bits64;
   }
   // Held while timing, so that Devices made at once neither time the same

@@ -9,12 +9,13 @@ namespace vkscan::detail {
 void validateVectorWords(VectorWords words);
 
 // Bits32 or Bits64 for `device`, whose capabilities, tables, pipeline layout
-// and (when `mayMeasure`) queue are set up. Automatic times word_copy.comp in
-// both widths only when `mayMeasure` and the device is a CPU implementation
-// with VK_KHR_push_descriptor and shaderInt64; the outcome is kept for the
+// and queue are set up and whose options.vectorWords has been validated.
+// Automatic times word_copy.comp in both widths only on a headless device
+// (ownsDevice: vkscan's own queue) that is a CPU implementation with
+// VK_KHR_push_descriptor and shaderInt64; the outcome is kept for the
 // process, per physical device and driver. Throws VulkanError if the timing
 // fails, Unsupported if its buffers find no host-visible memory; nothing is
 // left allocated either way.
-VectorWords resolveVectorWords(Device::Impl& device, bool mayMeasure);
+VectorWords resolveVectorWords(Device::Impl& device);
 
 }  // namespace vkscan::detail
