@@ -217,6 +217,10 @@ void Gpu::recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const 
   impl_.vk.vkCmdDispatch(commandBuffer, pushed.groupsX, groupsY, 1);
 }
 
+void Gpu::recordBarrier(VkCommandBuffer commandBuffer) const {
+  barrierFromPreviousWork(impl_.vk, commandBuffer);
+}
+
 void Gpu::recordRestore(VkCommandBuffer commandBuffer, const DeviceBuffer& source,
                         const DeviceBuffer& destination, VkDeviceSize bytes) const {
   VkBufferCopy region{0, 0, bytes};

@@ -76,6 +76,9 @@ class Gpu {
   // Records the naive scan, one invocation per line.
   void recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const NaiveParams& params,
                    uint32_t workgroupSize) const;
+  // Orders every earlier compute and transfer access in the command buffer
+  // before every later one (a full memory barrier between those stages).
+  void recordBarrier(VkCommandBuffer commandBuffer) const;
   // Copies `source` over `destination` and makes it visible to compute.
   void recordRestore(VkCommandBuffer commandBuffer, const DeviceBuffer& source,
                      const DeviceBuffer& destination, VkDeviceSize bytes) const;

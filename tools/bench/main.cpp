@@ -53,11 +53,14 @@ Options:
   --vector-words auto|32|64
                 DeviceOptions::vectorWords for vkscan's kernels: auto (default) lets
                 vkscan time both at start-up; 32 or 64 forces one
+  --validation  run under the Khronos validation layer with synchronization validation
+                (which must be installed) and fail on any message it reports; a check
+                of the benchmark's own Vulkan use, whose timings it makes meaningless
   --txt FILE    also write the text report to FILE
   --help        this text
 
-Exit status: 0 when every check passed, 1 when a result was wrong or a case failed,
-2 for bad options. Progress goes to stderr.
+Exit status: 0 when every check passed, 1 when a result was wrong, a case failed or
+(--validation) the layer reported a message, 2 for bad options. Progress goes to stderr.
 )";
 
 struct Options {
@@ -69,6 +72,7 @@ struct Options {
   bool addresses = false;
   bool int64Free = false;
   VectorWords vectorWords = VectorWords::Automatic;
+  bool validation = false;
   std::string txtPath;
 };
 
@@ -121,6 +125,8 @@ Options parseOptions(int argc, char** argv) {
       } else {
         throw UsageError("--vector-words: '" + words + "' is not auto, 32 or 64");
       }
+    } else if (arg == "--validation") {
+      options.validation = true;
     } else if (arg == "--txt") {
       options.txtPath = value(i);
     } else {
@@ -422,6 +428,8 @@ double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in,
       auto start = Clock::now();
       op.record(commandBuffer, in, out, scratch);
       samples.push_back(nsSince(start));
+      // Untimed: record() leaves ordering against later work to its caller.
+      gpu.recordBarrier(commandBuffer);
     }
     detail::check(vk.vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer");
     detail::check(vk.vkResetCommandBuffer(commandBuffer, 0), "vkResetCommandBuffer");
@@ -650,6 +658,7 @@ int run(const Options& options) {
   deviceOptions.deviceIndex = options.device;
   deviceOptions.disablePushDescriptor = options.addresses;
   deviceOptions.vectorWords = options.vectorWords;
+  deviceOptions.enableValidation = options.validation;
   // vkscan's own devices: the pipeline measurements' fresh ones and, with
   // --int64-free, a second Device over the bench's, whose roof and naive
   // kernels need Int64 enabled.
@@ -663,7 +672,9 @@ int run(const Options& options) {
     report.device = caps.deviceName + " (" + caps.driverName + " " + caps.driverInfo +
                     "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
                     std::to_string(std::thread::hardware_concurrency()) + " host threads";
-    report.settings = std::string(options.quick ? "quick mode; " : "") +
+    const char* validation =
+        options.validation ? "under validation (timings not representative); " : "";
+    report.settings = std::string(options.quick ? "quick mode; " : "") + validation +
                       (caps.pushDescriptor ? "" : "device addresses only; ") +
                       (options.int64Free ? "vkscan on its int64-free kernels; " : "") +
                       "GPU times from timestamps (period " + std::to_string(caps.timestampPeriod) +
@@ -690,6 +701,11 @@ int run(const Options& options) {
                        "-bit words (vectorWords " + vectorWordsName(options.vectorWords) + ").";
 
     Gpu gpu(device);
+    if (options.validation && !gpu.impl().synchronizationValidation) {
+      throw Error(
+          "--validation: VK_LAYER_KHRONOS_validation with synchronization validation "
+          "(VK_EXT_validation_features) is not installed");
+    }
     std::set<uint32_t> elementSizes;
     for (const Case& c : cases) elementSizes.insert(uint32_t(dataTypeSize(c.type)));
     std::map<uint32_t, RoofChoice> roofs = calibrateRoof(gpu, elementSizes, options, report);
@@ -741,7 +757,12 @@ int run(const Options& options) {
     if (!file) throw Error("cannot write " + options.txtPath);
   }
   if (failures > 0) progress("%d case%s FAILED", failures, failures == 1 ? "" : "s");
-  return failures > 0 ? 1 : 0;
+  uint64_t messages = detail::processValidationMessageCount();
+  if (options.validation) {
+    progress("validation: %llu message%s", static_cast<unsigned long long>(messages),
+             messages == 1 ? "" : "s");
+  }
+  return failures > 0 || messages > 0 ? 1 : 0;
 }
 
 }  // namespace

@@ -13,8 +13,9 @@
 layout(local_size_x_id = 0) in;
 
 #if defined(BENCH_ELEM_B16)
+// 16-bit storage only: float16_t is loaded, stored and converted, never
+// computed with, so the kernels need no shaderFloat16.
 #extension GL_EXT_shader_16bit_storage : require
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #define ELEM_T float16_t
 #define ACC_T float
 #define VEC_T f16vec4

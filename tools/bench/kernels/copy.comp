@@ -56,9 +56,15 @@ void main() {
   const uint kVectors = 16u / VEC_N;
   uint first = (group * wg + lane) * kVectors;  // in vectors
   if (kWholeTiles || (group + 1u) * wg * 16u <= count) {
+#if defined(BENCH_ELEM_B16)
+    // Halves may not be held in variables without shaderFloat16, which the
+    // device need not have (16-bit storage allows buffer-to-buffer moves).
+    [[unroll]] for (uint q = 0u; q < kVectors; ++q) STORE_VEC(first + q, LOAD_VEC(first + q));
+#else
     VEC_T v[kVectors];
     [[unroll]] for (uint q = 0u; q < kVectors; ++q) v[q] = LOAD_VEC(first + q);
     [[unroll]] for (uint q = 0u; q < kVectors; ++q) STORE_VEC(first + q, v[q]);
+#endif
   } else {
     [[unroll]] for (uint j = 0u; j < 16u; ++j) {
       uint i = first * VEC_N + j;
