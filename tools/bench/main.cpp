@@ -56,6 +56,10 @@ Options:
   --validation  run under the Khronos validation layer with synchronization validation
                 (which must be installed) and fail on any message it reports; a check
                 of the benchmark's own Vulkan use, whose timings it makes meaningless
+  --float16-free
+                the device is made without 16-bit storage, as with
+                DeviceOptions::disableFloat16: vkscan moves FLOAT16 as 32-bit words, and
+                the benchmark leaves out its own FLOAT16 copy and naive kernels
   --txt FILE    also write the text report to FILE
   --help        this text
 
@@ -71,6 +75,7 @@ struct Options {
   int device = -1;
   bool addresses = false;
   bool int64Free = false;
+  bool float16Free = false;
   VectorWords vectorWords = VectorWords::Automatic;
   bool validation = false;
   std::string txtPath;
@@ -114,6 +119,8 @@ Options parseOptions(int argc, char** argv) {
       options.addresses = true;
     } else if (arg == "--int64-free") {
       options.int64Free = true;
+    } else if (arg == "--float16-free") {
+      options.float16Free = true;
     } else if (arg == "--vector-words") {
       std::string words = value(i);
       if (words == "auto") {
@@ -190,7 +197,9 @@ const uint32_t kRoofWorkgroupSizes[] = {64, 128, 256};
 // sizes: 32-bit for 2- and 8-byte elements, 64-bit for 2- and 4-byte ones
 // (lavapipe moves each vector component on its own, so wider words can copy
 // faster, and vkscan's kernels move 2- and 4-byte vectors as 64-bit words).
-std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
+// The element type's own family for 2-byte elements needs
+// storageBuffer16BitAccess (`halves`).
+std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
   namespace s = spirv;
   auto family = [](const std::string& type, uint32_t bytes, const uint32_t* vec, size_t vecWords,
                    const uint32_t* strided, size_t stridedWords, const uint32_t* ssboVec,
@@ -217,10 +226,12 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes) {
   std::vector<CopyKernel> kernels;
   switch (elementBytes) {
     case 2:
-      kernels = family("f16", 2, s::spv_copy_vec16_b16, s::spv_copy_vec16_b16_words,
-                       s::spv_copy_strided4_b16, s::spv_copy_strided4_b16_words,
-                       s::spv_copy_ssbo_vec16_b16, s::spv_copy_ssbo_vec16_b16_words,
-                       s::spv_copy_ssbo_strided4_b16, s::spv_copy_ssbo_strided4_b16_words);
+      if (halves) {
+        kernels = family("f16", 2, s::spv_copy_vec16_b16, s::spv_copy_vec16_b16_words,
+                         s::spv_copy_strided4_b16, s::spv_copy_strided4_b16_words,
+                         s::spv_copy_ssbo_vec16_b16, s::spv_copy_ssbo_vec16_b16_words,
+                         s::spv_copy_ssbo_strided4_b16, s::spv_copy_ssbo_strided4_b16_words);
+      }
       addVectorCopies(kernels, words);
       addVectorCopies(kernels, wideWords);
       return kernels;
@@ -336,7 +347,8 @@ std::map<uint32_t, RoofChoice> calibrateRoof(Gpu& gpu, const std::set<uint32_t>&
   std::map<uint32_t, RoofChoice> chosen;
   for (uint32_t elementBytes : elementSizes) {
     std::vector<RoofChoice> candidates;
-    for (const CopyKernel& kernel : copyKernelsFor(elementBytes)) {
+    for (const CopyKernel& kernel :
+         copyKernelsFor(elementBytes, impl.capabilities.storageBuffer16BitAccess)) {
       for (uint32_t wg : kRoofWorkgroupSizes) candidates.push_back({kernel, wg});
     }
     std::vector<std::unique_ptr<TimedCommands>> commands;
@@ -394,12 +406,15 @@ std::map<uint32_t, RoofChoice> calibrateRoof(Gpu& gpu, const std::set<uint32_t>&
 // One case
 // ---------------------------------------------------------------------------
 
-const uint32_t* naiveKernel(DataType type, size_t& words) {
+// Null where the benchmark has no naive kernel for the type, or (FLOAT16)
+// the device lacks storageBuffer16BitAccess (`halves`).
+const uint32_t* naiveKernel(DataType type, bool halves, size_t& words) {
   switch (type) {
     case DataType::Float32:
       words = spirv::spv_naive_f32_words;
       return spirv::spv_naive_f32;
     case DataType::Float16:
+      if (!halves) return nullptr;
       words = spirv::spv_naive_b16_words;
       return spirv::spv_naive_b16;
     case DataType::UInt64:
@@ -465,7 +480,8 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
   }
   DeviceBuffer roofOut(impl, allocation);
   size_t naiveWords = 0;
-  const uint32_t* naiveSpirv = naiveKernel(c.type, naiveWords);
+  const uint32_t* naiveSpirv =
+      naiveKernel(c.type, impl.capabilities.storageBuffer16BitAccess, naiveWords);
   bool naiveRuns = naiveSpirv != nullptr && c.axisLen() <= kLoopLimit;
   if (naiveRuns) naiveOut = std::make_unique<DeviceBuffer>(impl, allocation);
   if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(impl, op.scratchSize());
@@ -659,6 +675,7 @@ int run(const Options& options) {
   deviceOptions.disablePushDescriptor = options.addresses;
   deviceOptions.vectorWords = options.vectorWords;
   deviceOptions.enableValidation = options.validation;
+  deviceOptions.disableFloat16 = options.float16Free;
   // vkscan's own devices: the pipeline measurements' fresh ones and, with
   // --int64-free, a second Device over the bench's, whose roof and naive
   // kernels need Int64 enabled.
@@ -677,6 +694,7 @@ int run(const Options& options) {
     report.settings = std::string(options.quick ? "quick mode; " : "") + validation +
                       (caps.pushDescriptor ? "" : "device addresses only; ") +
                       (options.int64Free ? "vkscan on its int64-free kernels; " : "") +
+                      (options.float16Free ? "no 16-bit storage; " : "") +
                       "GPU times from timestamps (period " + std::to_string(caps.timestampPeriod) +
                       " ns), medians over the repetitions shown, after " +
                       std::to_string(timingFor(options, cases[0]).warmUp) +
