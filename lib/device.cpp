@@ -442,6 +442,10 @@ uint64_t Device::validationMessageCount() const noexcept {
   return impl_->validationMessages.load();
 }
 
+bool Device::validationEnabled() const noexcept {
+  return impl_->validationEnabled;
+}
+
 size_t Device::cachedPipelineCount() const noexcept {
   return impl_->pipelines->size();
 }

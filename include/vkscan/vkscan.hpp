@@ -253,7 +253,8 @@ struct DeviceOptions {
   std::string deviceName;
   // Enable VK_LAYER_KHRONOS_validation (with synchronization validation) if
   // installed. Every message it reports is counted (validationMessageCount())
-  // and printed to stderr.
+  // and printed to stderr. A headless Device only: an ExternalDevice runs on
+  // the engine's instance, with the engine's layers.
   bool enableValidation = false;
   // Contents of a previous Device::pipelineCacheData(), to warm-start the
   // VkPipelineCache. Data from another device or driver is ignored.
@@ -412,6 +413,11 @@ class VKSCAN_API Device {
 
   // Messages reported by the validation layer since the device was made.
   uint64_t validationMessageCount() const noexcept;
+  // True when DeviceOptions::enableValidation found the layer installed, so
+  // that validationMessageCount() counts its messages. False without the
+  // option, without the layer, and for an ExternalDevice (whose instance is
+  // the engine's). A zero count proves nothing unless this is true.
+  bool validationEnabled() const noexcept;
 
   // Pipelines created so far (each a distinct key), for tests and tools.
   size_t cachedPipelineCount() const noexcept;

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -231,6 +232,32 @@ void checkFailure(const TempDir& dir, const std::vector<std::string>& args, int 
 }
 
 const std::string kSmallF4 = npyFile(npyDict("<f4", false, "(2, 3)"), std::string(24, '\0'));
+
+// Sets environment variables, which the tool inherits, for its lifetime.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(std::initializer_list<const char*> names, const std::string& value) {
+    for (const char* name : names) {
+      const char* old = std::getenv(name);
+      saved_[name] = old ? std::optional<std::string>(old) : std::nullopt;
+      ::setenv(name, value.c_str(), 1);
+    }
+  }
+  ~ScopedEnvironment() {
+    for (const auto& [name, value] : saved_) {
+      if (value) {
+        ::setenv(name.c_str(), value->c_str(), 1);
+      } else {
+        ::unsetenv(name.c_str());
+      }
+    }
+  }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  std::map<std::string, std::optional<std::string>> saved_;
+};
 
 }  // namespace
 
@@ -535,21 +562,25 @@ TEST_CASE("a device failure exits with 1 and writes nothing") {
   writeFile(dir / "in.npy", kSmallF4);
   writeFile(dir / "out.npy", "precious");
   // Loaders before 1.3.207 read the first name, later ones the second.
-  const char* const variables[] = {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"};
-  std::map<std::string, std::optional<std::string>> saved;
-  for (const char* name : variables) {
-    const char* value = std::getenv(name);
-    saved[name] = value ? std::optional<std::string>(value) : std::nullopt;
-    ::setenv(name, (dir / "no-such-driver.json").c_str(), 1);
-  }
+  const ScopedEnvironment noDriver({"VK_ICD_FILENAMES", "VK_DRIVER_FILES"},
+                                   dir / "no-such-driver.json");
   checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 1, "VK_ERROR");
-  for (const auto& [name, value] : saved) {
-    if (value) {
-      ::setenv(name.c_str(), value->c_str(), 1);
-    } else {
-      ::unsetenv(name.c_str());
-    }
-  }
+}
+
+TEST_CASE("--validation without the layer installed fails before any work") {
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  writeFile(dir / "out.npy", "precious");
+  // The loader then looks for explicit layers in this missing directory only.
+  const ScopedEnvironment noLayers({"VK_LAYER_PATH"}, dir / "no-layers");
+  const std::string message =
+      "--validation: the Khronos validation layer (VK_LAYER_KHRONOS_validation) is not installed";
+  checkFailure(dir, {"--validation", "cumsum", dir / "in.npy", dir / "out.npy"}, 1, message);
+  checkFailure(dir, {"--validation", "demo"}, 1, message);
+  // info lists the devices before it opens one.
+  const Result info = runTool({"info", "--validation"});
+  CHECK(info.code == 1);
+  CHECK(contains(info.err, message));
 }
 
 TEST_CASE("reject bad usage") {

@@ -10,6 +10,7 @@
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
 #include "reliability_util.hpp"
+#include "test_device.hpp"
 #include "validation_guard.hpp"
 
 using namespace vkscan;
@@ -61,4 +62,15 @@ TEST_CASE("validation: a missing barrier between two transfers is reported") {
   MESSAGE("validation messages provoked on purpose: " << provoked);
   CHECK(provoked > 0);
   expectValidationMessages(provoked);
+}
+
+TEST_CASE("validation: validationEnabled() says whether the layer's messages are counted") {
+  CHECK_FALSE(Device(DeviceOptions{}).validationEnabled());
+  DeviceOptions options;
+  options.enableValidation = true;
+  const Device device(options);
+  CHECK(device.validationEnabled() == detail::DeviceAccess::impl(device).validationEnabled);
+  if (validationRequired()) CHECK(device.validationEnabled());
+  // The engine's instance has no messenger of vkscan's, whatever the options.
+  CHECK_FALSE(Device(externalDeviceOf(device), options).validationEnabled());
 }

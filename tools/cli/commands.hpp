@@ -16,7 +16,10 @@ struct GlobalOptions {
   bool validation = false;
 };
 
-DeviceOptions deviceOptions(const GlobalOptions& global);
+// The device a command runs on. With --validation, throws
+// Failure(kExitFailure) if the layer is not installed, before any work: a
+// run that no layer watched has not shown that it is correct.
+Device openDevice(const GlobalOptions& global);
 
 // With --validation, throws Failure(kExitFailure) if the layer reported
 // anything: a run with validation errors has not shown that it is correct.

@@ -75,7 +75,7 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                 versionText(d.apiVersion).c_str(), d.usable ? "" : " - not usable by vkscan");
   }
 
-  const Device device(deviceOptions(global));
+  const Device device = openDevice(global);
   const DeviceCapabilities& caps = device.capabilities();
   std::printf("\nSelected device: %s\n", caps.deviceName.c_str());
   std::printf("  type:                 %s\n", deviceTypeName(caps.deviceType));

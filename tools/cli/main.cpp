@@ -29,7 +29,8 @@ const char* const kHelp =
     "global options (before or after the command):\n"
     "  --device N       use device N of `vkscan info` (default: $VKSCAN_DEVICE,\n"
     "                   else the first discrete GPU, else the first usable device)\n"
-    "  --validation     enable the Vulkan validation layer; any message fails the run\n"
+    "  --validation     enable the Vulkan validation layer (which must be installed);\n"
+    "                   any message fails the run\n"
     "  -h, --help       show help\n"
     "  --version        show the version\n"
     "\n"
@@ -139,11 +140,17 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-DeviceOptions deviceOptions(const GlobalOptions& global) {
+Device openDevice(const GlobalOptions& global) {
   DeviceOptions options;
   options.deviceIndex = global.deviceIndex;
   options.enableValidation = global.validation;
-  return options;
+  Device device(options);
+  if (global.validation && !device.validationEnabled()) {
+    throw Failure(kExitFailure,
+                  "--validation: the Khronos validation layer (VK_LAYER_KHRONOS_validation) is "
+                  "not installed");
+  }
+  return device;
 }
 
 void checkValidation(const Device& device, const GlobalOptions& global) {
