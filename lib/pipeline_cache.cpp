@@ -89,12 +89,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
       for (size_t i = 0; i < missing.size(); ++i) {
         KernelBinary binary =
             kernelBinary(missing[i].stage, missing[i].type, variant_, missing[i].storageBuffers);
-        auto moduleInfo =
-            vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-        moduleInfo.codeSize = binary.words * sizeof(uint32_t);
-        moduleInfo.pCode = binary.code;
-        check(vk_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &modules[i]),
-              "vkCreateShaderModule");
+        modules[i] = createShaderModule(vk_, device_, binary.code, binary.words);
         data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
                    vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
                    vkBool(missing[i].partialNodes), missing[i].lineDims,
@@ -105,14 +100,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
                    vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes)};
         specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                               kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
-        VkComputePipelineCreateInfo& info = infos[i];
-        info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-        info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        info.stage.module = modules[i];
-        info.stage.pName = "main";
-        info.stage.pSpecializationInfo = &specializations[i];
-        info.layout = layout_;
+        infos[i] = computePipelineInfo(modules[i], layout_, &specializations[i]);
       }
       VkResult result =
           vk_.vkCreateComputePipelines(device_, cache_, static_cast<uint32_t>(infos.size()),

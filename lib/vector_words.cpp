@@ -43,27 +43,10 @@ constexpr double kRequiredSpeedup = 1.1;
 
 class CopyPipeline {
  public:
-  CopyPipeline(const Device::Impl& device, const uint32_t* code, size_t words) : device_(device) {
-    const VolkDeviceTable& vk = device.vk;
-    auto moduleInfo =
-        vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    moduleInfo.codeSize = words * sizeof(uint32_t);
-    moduleInfo.pCode = code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    check(vk.vkCreateShaderModule(device.device, &moduleInfo, nullptr, &module),
-          "vkCreateShaderModule");
-    auto info =
-        vkStruct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.layout = device.pipelineLayout;
-    VkResult result = vk.vkCreateComputePipelines(device.device, device.vkPipelineCache, 1, &info,
-                                                  nullptr, &pipeline_);
-    vk.vkDestroyShaderModule(device.device, module, nullptr);
-    check(result, "vkCreateComputePipelines");
-  }
+  CopyPipeline(const Device::Impl& device, const uint32_t* code, size_t words)
+      : device_(device),
+        pipeline_(createComputePipeline(device.vk, device.device, device.vkPipelineCache, code,
+                                        words, device.pipelineLayout)) {}
   ~CopyPipeline() {
     if (pipeline_ != VK_NULL_HANDLE)
       device_.vk.vkDestroyPipeline(device_.device, pipeline_, nullptr);

@@ -134,31 +134,13 @@ VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workg
   auto found = pipelines_.find(key);
   if (found != pipelines_.end()) return found->second;
 
-  const VolkDeviceTable& vk = impl_.vk;
-  auto moduleInfo = vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-  moduleInfo.codeSize = wordCount * sizeof(uint32_t);
-  moduleInfo.pCode = words;
-  VkShaderModule module = VK_NULL_HANDLE;
-  check(vk.vkCreateShaderModule(impl_.device, &moduleInfo, nullptr, &module),
-        "vkCreateShaderModule");
-
   const uint32_t constants[2] = {workgroupSize, wholeTiles ? VK_TRUE : VK_FALSE};
   const VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(uint32_t)},
                                                {1, sizeof(uint32_t), sizeof(uint32_t)}};
   VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
-  auto info = vkStruct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-  info.stage = vkStruct<VkPipelineShaderStageCreateInfo>(
-      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module;
-  info.stage.pName = "main";
-  info.stage.pSpecializationInfo = &specialization;
-  info.layout = descriptors ? descriptorLayout_ : layout_;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VkResult result =
-      vk.vkCreateComputePipelines(impl_.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
-  vk.vkDestroyShaderModule(impl_.device, module, nullptr);
-  check(result, "vkCreateComputePipelines");
+  VkPipeline pipeline =
+      detail::createComputePipeline(impl_.vk, impl_.device, VK_NULL_HANDLE, words, wordCount,
+                                    descriptors ? descriptorLayout_ : layout_, &specialization);
   pipelines_.emplace(key, pipeline);
   return pipeline;
 }
