@@ -206,6 +206,15 @@ TEST_CASE("reject a truncated preamble or header") {
   CHECK_REJECTS(parseError(v2.substr(0, 63)), "truncated: the file ends in the header");
 }
 
+TEST_CASE("reject a header too short to hold the dict") {
+  for (const char length : {'\0', '\1'}) {
+    std::string bytes = "\x93NUMPY\x01";
+    bytes += std::string{'\0', length, '\0'} + "{" + std::string(50, 'A');
+    CHECK_REJECTS(parseError(bytes), "header of " + std::to_string(int(length)) +
+                                         " bytes cannot hold the header dict");
+  }
+}
+
 TEST_CASE("reject a header too large to be a real one") {
   std::string bytes = "\x93NUMPY\x02";
   bytes += std::string("\0\xFF\xFF\xFF\xFF", 5);
@@ -347,6 +356,11 @@ TEST_CASE("NpyReader streams the data and checks the file's length") {
                        npy::NpyError);
   CHECK_THROWS_WITH_AS(npy::NpyReader(dir.write("head.npy", good.substr(0, 50))),
                        doctest::Contains("truncated: the file ends in the header"), npy::NpyError);
+  // The data would start inside the bytes read before the header's length
+  // is known.
+  CHECK_THROWS_WITH_AS(
+      npy::NpyReader(dir.write("short-header.npy", std::string("\x93NUMPY\x01\0\1\0{AAAA", 14))),
+      "header of 1 bytes cannot hold the header dict", npy::NpyError);
   CHECK_THROWS_WITH_AS(npy::NpyReader(dir.write("tiny.npy", "\x93N")),
                        doctest::Contains("not a .npy file"), npy::NpyError);
 

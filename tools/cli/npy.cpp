@@ -298,6 +298,10 @@ uint64_t dataOffset(std::string_view prefix) {
   const size_t preamble = kMagicSize + 2 + lengthSize;
   if (prefix.size() < preamble) throw NpyError("truncated: the file ends in the preamble");
   const uint64_t headerSize = readLittleEndian(prefix, kMagicSize + 2, lengthSize);
+  if (preamble + headerSize < kMaxPreambleSize) {
+    throw NpyError("header of " + std::to_string(headerSize) +
+                   " bytes cannot hold the header dict");
+  }
   if (headerSize > kMaxHeaderSize) {
     throw NpyError("header of " + std::to_string(headerSize) + " bytes is larger than the " +
                    std::to_string(kMaxHeaderSize) + " bytes vkscan accepts");

@@ -57,7 +57,9 @@ inline constexpr uint64_t kMaxHeaderSize = 1 << 20;
 
 // Given the first bytes of a file (kMaxPreambleSize, or all of a shorter
 // file), checks the magic and version and returns the offset where the array
-// data begins. Throws NpyError.
+// data begins, never below kMaxPreambleSize: a header of version 1.0 shorter
+// than 2 bytes cannot hold the dict, and refusing it here means readers that
+// take kMaxPreambleSize bytes first never read into the data. Throws NpyError.
 uint64_t dataOffset(std::string_view prefix);
 
 // Parses the preamble and header at the start of `bytes`, which must hold at
