@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -42,29 +43,32 @@ and checks every result. GB/s counts bytes read plus written (2 x tensor bytes).
 Options:
   --csv         print one CSV row per case on stdout (the text report goes to stderr)
   --quick       small shapes and few repetitions: a smoke test of well under a minute
-  --repeat N    timed repetitions per method and case (default: at least 11, more for
-                small cases, within a time budget; --quick: 3)
+  --repeat N    timed repetitions per method and case, 10 x N for the latency case
+                (default: 11 to 201 within 4 s per case, 1001 for latency; --quick:
+                3 to 9 within 0.05 s, 50 for latency)
   --case NAME   run only the cases whose name contains NAME (repeatable)
   --device N    physical device index, as listed by `vkscan info` (default: vkscan's choice)
   --addresses   every kernel reaches the tensors through device addresses, as on devices
                 without VK_KHR_push_descriptor (default: storage buffers where they fit)
   --int64-free  vkscan runs its kernels for devices without shaderInt64, as with
                 DeviceOptions::disableInt64 (the roof and naive kernels keep Int64)
+  --float16-free
+                the device is made without 16-bit storage, as with
+                DeviceOptions::disableFloat16: vkscan moves FLOAT16 as 32-bit words, and
+                the benchmark leaves out its own FLOAT16 copy and naive kernels
   --vector-words auto|32|64
                 DeviceOptions::vectorWords for vkscan's kernels: auto (default) lets
                 vkscan time both at start-up; 32 or 64 forces one
   --validation  run under the Khronos validation layer with synchronization validation
                 (which must be installed) and fail on any message it reports; a check
                 of the benchmark's own Vulkan use, whose timings it makes meaningless
-  --float16-free
-                the device is made without 16-bit storage, as with
-                DeviceOptions::disableFloat16: vkscan moves FLOAT16 as 32-bit words, and
-                the benchmark leaves out its own FLOAT16 copy and naive kernels
   --txt FILE    also write the text report to FILE
   --help        this text
 
-Exit status: 0 when every check passed, 1 when a result was wrong, a case failed or
-(--validation) the layer reported a message, 2 for bad options. Progress goes to stderr.
+Exit status: 0 when every check passed, 1 when a result was wrong, a case failed,
+(--validation) the layer reported a message or the --txt file could not be written, 2 for
+bad options (a --device past the devices, a --txt FILE whose directory or file refuses
+writing). Progress goes to stderr.
 )";
 
 struct Options {
@@ -84,6 +88,31 @@ struct Options {
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A report file that cannot be written fails the options, not the end of a
+// run of minutes. Nothing is created or truncated here.
+void checkWritable(const std::string& path) {
+  if (::access(path.c_str(), W_OK) == 0) return;
+  int error = errno;
+  if (error == ENOENT) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0) return;
+    error = errno;
+  }
+  throw UsageError("--txt " + path + ": cannot write: " + std::strerror(error));
+}
+
+// The library names its own field; the user typed --device.
+Device openDevice(const DeviceOptions& options) {
+  try {
+    return Device(options);
+  } catch (const InvalidArgument& error) {
+    if (error.field() != "options.deviceIndex") throw;
+    const std::string message = error.what();
+    throw UsageError("--device " + std::to_string(options.deviceIndex) + ": " +
+                     message.substr(error.field().size() + 2));
+  }
+}
 
 Options parseOptions(int argc, char** argv) {
   Options options;
@@ -115,6 +144,9 @@ Options parseOptions(int argc, char** argv) {
       options.cases.push_back(value(i));
     } else if (arg == "--device") {
       options.device = int(number(value(i), "--device"));
+    } else if (arg == "--txt") {
+      options.txtPath = value(i);
+      checkWritable(options.txtPath);
     } else if (arg == "--addresses") {
       options.addresses = true;
     } else if (arg == "--int64-free") {
@@ -134,8 +166,6 @@ Options parseOptions(int argc, char** argv) {
       }
     } else if (arg == "--validation") {
       options.validation = true;
-    } else if (arg == "--txt") {
-      options.txtPath = value(i);
     } else {
       throw UsageError("unknown option '" + arg + "'");
     }
@@ -684,7 +714,7 @@ int run(const Options& options) {
   Report report;
   int failures = 0;
   {
-    Device device(deviceOptions);
+    Device device = openDevice(deviceOptions);
     const DeviceCapabilities& caps = device.capabilities();
     report.device = caps.deviceName + " (" + caps.driverName + " " + caps.driverInfo +
                     "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
@@ -769,10 +799,15 @@ int run(const Options& options) {
   } else {
     std::fputs(text.c_str(), stdout);
   }
+  bool written = true;
   if (!options.txtPath.empty()) {
     std::ofstream file(options.txtPath);
     file << text;
-    if (!file) throw Error("cannot write " + options.txtPath);
+    file.close();
+    if (!file) {
+      progress("cannot write %s: %s", options.txtPath.c_str(), std::strerror(errno));
+      written = false;
+    }
   }
   if (failures > 0) progress("%d case%s FAILED", failures, failures == 1 ? "" : "s");
   uint64_t messages = detail::processValidationMessageCount();
@@ -780,7 +815,7 @@ int run(const Options& options) {
     progress("validation: %llu message%s", static_cast<unsigned long long>(messages),
              messages == 1 ? "" : "s");
   }
-  return failures > 0 || messages > 0 ? 1 : 0;
+  return failures > 0 || messages > 0 || !written ? 1 : 0;
 }
 
 }  // namespace
