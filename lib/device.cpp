@@ -113,7 +113,14 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
   info.ppEnabledExtensionNames = extensions.data();
 
   VkInstance instance = VK_NULL_HANDLE;
-  detail::check(vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance");
+  const VkResult created = vkCreateInstance(&info, nullptr, &instance);
+  if (created == VK_ERROR_INCOMPATIBLE_DRIVER) {
+    // What the loader returns when it finds no driver at all, which the bare
+    // result name does not tell a user.
+    throw VulkanError(created, "vkCreateInstance",
+                      "no Vulkan driver is installed, or none supports Vulkan 1.2");
+  }
+  detail::check(created, "vkCreateInstance");
   volkLoadInstanceOnly(instance);
   if (validating) {
     // The chained messenger covers instance creation only; this one the rest.

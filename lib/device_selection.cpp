@@ -21,8 +21,10 @@ size_t byName(const std::vector<VkPhysicalDevice>& devices, const std::string& n
 
 size_t byIndex(const std::vector<VkPhysicalDevice>& devices, long index, const char* field) {
   if (index < 0 || static_cast<size_t>(index) >= devices.size()) {
-    throw InvalidArgument(field, "device index " + std::to_string(index) + " is out of range (" +
-                                     std::to_string(devices.size()) + " devices)");
+    const std::string count =
+        std::to_string(devices.size()) + (devices.size() == 1 ? " device" : " devices");
+    throw InvalidArgument(
+        field, "device index " + std::to_string(index) + " is out of range (" + count + ")");
   }
   if (!isUsable(devices[index])) {
     throw Unsupported("device " + std::to_string(index) + " (" + nameOf(devices[index]) +
@@ -60,7 +62,7 @@ bool isUsable(VkPhysicalDevice device) {
 size_t selectPhysicalDevice(const std::vector<VkPhysicalDevice>& devices, int index,
                             const std::string& name) {
   if (devices.empty()) throw Unsupported("no Vulkan physical device is available");
-  if (index >= 0) return byIndex(devices, index, "options.deviceIndex");
+  if (index != -1) return byIndex(devices, index, "options.deviceIndex");
   if (!name.empty()) return byName(devices, name, "options.deviceName");
   if (const char* env = std::getenv("VKSCAN_DEVICE"); env != nullptr && *env != '\0') {
     char* end = nullptr;

@@ -7,6 +7,7 @@
 
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
+#include "problem.hpp"
 #include "recording.hpp"
 #include "submission.hpp"
 
@@ -46,18 +47,29 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   if (impl_->queue == VK_NULL_HANDLE) {
     throw InvalidArgument("external.queue", "is null, so Device::run() cannot submit");
   }
-  releaseFinishedRuns(*impl_);
+  if (input == nullptr) throw InvalidArgument("input", "is a null pointer");
+  if (output == nullptr) throw InvalidArgument("output", "is a null pointer");
   bool inPlace = input == output;
-  uint64_t inBytes = desc.input.totalBytes();
-  uint64_t outBytes = desc.output.totalBytes();
+  if (inPlace && detail::elementStrides(desc.input) != detail::elementStrides(desc.output)) {
+    throw InvalidArgument("output",
+                          "is the input pointer (in place), but output.strides differ from "
+                          "input.strides");
+  }
+  releaseFinishedRuns(*impl_);
+  // The caller's memory ends with the last element; the device buffers are
+  // padded to totalBytes(), and the padding is zeroed so that no kernel reads
+  // stale bytes.
+  uint64_t inBytes = desc.input.spanBytes();
+  uint64_t outBytes = desc.output.spanBytes();
 
-  auto in = std::make_unique<detail::DeviceBuffer>(*impl_, inBytes);
+  auto in = std::make_unique<detail::DeviceBuffer>(*impl_, desc.input.totalBytes());
   std::memcpy(in->mapped(), input, inBytes);
+  std::memset(static_cast<char*>(in->mapped()) + inBytes, 0, in->size() - inBytes);
   std::unique_ptr<detail::DeviceBuffer> out;
   if (!inPlace) {
-    out = std::make_unique<detail::DeviceBuffer>(*impl_, outBytes);
-    // Bytes the scan does not write (gaps between strided elements, padding
-    // to 4 bytes) must come back as the caller had them.
+    out = std::make_unique<detail::DeviceBuffer>(*impl_, desc.output.totalBytes());
+    // Bytes between strided elements, which the scan does not write, must
+    // come back as the caller had them.
     if (desc.output.elementCount() * dataTypeSize(desc.output.dataType) != outBytes) {
       std::memcpy(out->mapped(), output, outBytes);
     }

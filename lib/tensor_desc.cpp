@@ -44,7 +44,7 @@ uint64_t TensorDesc::elementCount() const noexcept {
   return sizes.empty() ? 0 : count;
 }
 
-uint64_t TensorDesc::totalBytes() const noexcept {
+uint64_t TensorDesc::spanBytes() const noexcept {
   if (elementCount() == 0) return 0;
   uint64_t lastIndex = 0;
   uint64_t packedStride = 1;
@@ -53,8 +53,11 @@ uint64_t TensorDesc::totalBytes() const noexcept {
     lastIndex += (uint64_t{sizes[d]} - 1) * stride;
     packedStride *= sizes[d];
   }
-  uint64_t bytes = (lastIndex + 1) * dataTypeSize(dataType);
-  return (bytes + 3) & ~uint64_t{3};
+  return (lastIndex + 1) * dataTypeSize(dataType);
+}
+
+uint64_t TensorDesc::totalBytes() const noexcept {
+  return (spanBytes() + 3) & ~uint64_t{3};
 }
 
 bool DeviceCapabilities::supports(DataType type) const noexcept {

@@ -98,10 +98,14 @@ struct VKSCAN_API TensorDesc {
   // Number of elements: the product of sizes (0 for an empty tensor).
   uint64_t elementCount() const noexcept;
 
-  // Bytes the tensor spans from its first element, as
-  // DMLCalcBufferTensorSize: (1 + sum((size[d] - 1) * stride[d])) * elementSize,
-  // rounded up to a multiple of 4. 0 for an empty tensor. Assumes sizes and
-  // strides are consistent (see Device::createOperator for the checks).
+  // Bytes from the first element to the end of the last:
+  // (1 + sum((size[d] - 1) * stride[d])) * elementSize, 0 for an empty tensor.
+  // The host memory Device::run() reads or writes. Assumes sizes and strides
+  // are consistent (see Device::createOperator for the checks).
+  uint64_t spanBytes() const noexcept;
+
+  // DMLCalcBufferTensorSize: spanBytes() rounded up to a multiple of 4, the
+  // least size of a buffer binding (Operator::record()).
   uint64_t totalBytes() const noexcept;
 };
 
@@ -248,6 +252,7 @@ struct DeviceOptions {
   // Physical device to use, as an index into Device::enumerate(). -1 picks
   // the environment variable VKSCAN_DEVICE (an index, or a substring of the
   // name) if set, else the first usable discrete GPU, else the first usable.
+  // Other negative values are refused.
   int deviceIndex = -1;
   // If not empty, the first usable device whose name contains this text.
   std::string deviceName;
@@ -359,13 +364,16 @@ struct DeviceAccess;
 class VKSCAN_API Device {
  public:
   // Lists the physical devices the system loader reports.
-  // Throws VulkanError when no Vulkan instance can be made.
+  // Throws Unsupported when the Vulkan loader (libvulkan.so.1) cannot be
+  // loaded, VulkanError when no Vulkan instance can be made (the message says
+  // so when no driver is installed).
   static std::vector<PhysicalDeviceSummary> enumerate();
 
   // Creates a headless instance and device (see DeviceOptions for the choice).
-  // Throws Unsupported when no usable device exists, InvalidArgument for a
-  // bad deviceIndex or deviceName or a vectorWords outside the enum,
-  // VulkanError on a failed call (including the vectorWords timing).
+  // Throws Unsupported when the Vulkan loader cannot be loaded or no usable
+  // device exists, InvalidArgument for a deviceIndex below -1 or past the
+  // devices, a deviceName no usable device matches or a vectorWords outside
+  // the enum, VulkanError on a failed call (including the vectorWords timing).
   explicit Device(const DeviceOptions& options = {});
 
   // Wraps an engine's device; see ExternalDevice for what it must provide.
@@ -398,14 +406,17 @@ class VKSCAN_API Device {
   Operator createOperator(const CumulativeSummationDesc& desc) const;
 
   // Synchronous convenience: allocates device buffers, uploads `input`
-  // (totalBytes() of desc.input), records, submits on queue(), waits (bounded
-  // by DeviceOptions::timeoutNs) and downloads into `output` (totalBytes() of
-  // desc.output; for strided outputs, elements the tensor does not cover are
-  // copied from `output` as given and written back unchanged).
+  // (spanBytes() of desc.input), records, submits on queue(), waits (bounded
+  // by DeviceOptions::timeoutNs) and downloads into `output` (spanBytes() of
+  // desc.output; for strided outputs, bytes between the tensor's elements are
+  // copied from `output` as given and written back unchanged). Neither
+  // pointer is touched for an empty tensor.
   // `output == input` runs the operator in place (one buffer bound twice),
-  // which requires identical input and output descriptors.
-  // Throws as createOperator, or VulkanError; on any failure `output` is
-  // unchanged.
+  // which requires identical input and output layouts.
+  // Throws as createOperator; InvalidArgument for a null `input` or `output`
+  // (field "input" or "output") or, in place, for output strides that differ
+  // from the input's (field "output"); or VulkanError. On any failure
+  // `output` is unchanged.
   void run(const CumulativeSummationDesc& desc, const void* input, void* output) const;
 
   // The VkPipelineCache's data, for DeviceOptions::pipelineCacheData.

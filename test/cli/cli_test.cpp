@@ -429,6 +429,9 @@ TEST_CASE("reject a bad magic string or header") {
   writeFile(dir / "noshape.npy", npyFile("{'descr': '<f4', 'fortran_order': False, }"));
   checkFailure(dir, {"cumsum", dir / "noshape.npy", dir / "out.npy"}, 2,
                "noshape.npy: header has no 'shape'");
+  writeFile(dir / "short.npy", std::string("\x93NUMPY\x01\0\1\0{", 11) + std::string(50, 'A'));
+  checkFailure(dir, {"cumsum", dir / "short.npy", dir / "out.npy"}, 2,
+               "short.npy: header of 1 bytes cannot hold the header dict");
   std::string version = kSmallF4;
   version[6] = 9;
   writeFile(dir / "version.npy", version);
@@ -564,7 +567,22 @@ TEST_CASE("a device failure exits with 1 and writes nothing") {
   // Loaders before 1.3.207 read the first name, later ones the second.
   const ScopedEnvironment noDriver({"VK_ICD_FILENAMES", "VK_DRIVER_FILES"},
                                    dir / "no-such-driver.json");
-  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 1, "VK_ERROR");
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 1,
+               "VK_ERROR_INCOMPATIBLE_DRIVER (-9) (no Vulkan driver is installed");
+}
+
+TEST_CASE("no Vulkan loader: every command exits with 1 and writes nothing") {
+  // It exited with 2, "bad usage or input", for what is the machine's fault.
+  TempDir dir;
+  writeFile(dir / "in.npy", kSmallF4);
+  writeFile(dir / "out.npy", "precious");
+  const ScopedEnvironment noLoader({"LD_PRELOAD"}, VKSCAN_NO_VULKAN_LOADER);
+  const std::string message = "the Vulkan loader (libvulkan.so.1) could not be loaded";
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 1, message);
+  checkFailure(dir, {"demo"}, 1, message);
+  const Result info = runTool({"info"});
+  CHECK(info.code == 1);
+  CHECK(contains(info.err, message));
 }
 
 TEST_CASE("--validation without the layer installed fails before any work") {
@@ -615,7 +633,14 @@ TEST_CASE("--validation runs clean") {
 TEST_CASE("--device selects a device, before or after the command") {
   CHECK(runTool({"--device", "0", "demo"}).code == 0);
   CHECK(runTool({"demo", "--device=0"}).code == 0);
-  const Result bad = runTool({"info", "--device", "99"});
-  CHECK(bad.code == 2);
-  CHECK(contains(bad.err, "99"));
+  // The message names the option, not the library's options.deviceIndex.
+  TempDir dir;
+  checkFailure(dir, {"demo", "--device", "99"}, 2,
+               "--device 99: device index 99 is out of range (");
+  const Result info = runTool({"info", "--device", "99"});
+  CHECK(info.code == 2);
+  CHECK(contains(info.err, "--device 99: device index 99 is out of range ("));
+  writeFile(dir / "in.npy", kSmallF4);
+  checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--device=99"}, 2,
+               "--device 99: device index 99 is out of range (");
 }

@@ -39,11 +39,8 @@ std::vector<uint16_t> scanHalves(const std::vector<uint16_t>& input, bool exclus
                                  Profile profile) {
   CumulativeSummationDesc desc =
       packedDesc(DataType::Float16, {static_cast<uint32_t>(input.size())}, 0, exclusive);
-  // Device::run() reads and writes totalBytes(), a multiple of 4 bytes.
-  std::vector<uint8_t> bytes = bytesOf(input);
-  bytes.resize(desc.input.totalBytes());
   std::vector<uint16_t> output =
-      halvesOf(runOnDevice(desc, bytes, false, std::vector<uint8_t>(), profile));
+      halvesOf(runOnDevice(desc, bytesOf(input), false, std::vector<uint8_t>(), profile));
   output.resize(input.size());
   return output;
 }

@@ -290,16 +290,51 @@ TEST_CASE("pipeline cache: data saved from one device warm-starts another") {
   CHECK_NOTHROW(Device(garbage).run(desc, input.data(), output.data()));
 }
 
-TEST_CASE("run() keeps the caller's bytes that the output does not cover") {
-  // An odd count of FLOAT16 leaves two bytes of padding to a multiple of 4,
-  // which run() used to overwrite.
+TEST_CASE("run() touches only the bytes the tensors span, not their padding to 4 bytes") {
+  // An odd count of FLOAT16 spans 6 bytes of a padded 8. run() used to
+  // overwrite the two after them, and read two past an input of 6 bytes
+  // (which the ASan suite reports).
   CumulativeSummationDesc desc = test::packedDesc(DataType::Float16, {3}, 0, false);
-  std::vector<uint16_t> input = {test::floatToHalf(1), test::floatToHalf(2), test::floatToHalf(3),
-                                 0};
+  CHECK(desc.input.spanBytes() == 6);
+  CHECK(desc.input.totalBytes() == 8);
+  std::vector<uint16_t> input = {test::floatToHalf(1), test::floatToHalf(2), test::floatToHalf(3)};
   std::vector<uint16_t> output = {0, 0, 0, 0xabcd};
   test::testDevice().run(desc, input.data(), output.data());
   CHECK(output[2] == test::floatToHalf(6));
   CHECK(output[3] == 0xabcd);
+  std::vector<uint16_t> inPlace = input;
+  inPlace.push_back(0xabcd);
+  test::testDevice().run(desc, inPlace.data(), inPlace.data());
+  CHECK(inPlace[2] == test::floatToHalf(6));
+  CHECK(inPlace[3] == 0xabcd);
+}
+
+TEST_CASE("run() refuses null pointers and in place with different strides, by name") {
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {2, 3}, 1, false);
+  std::vector<float> data(6, 1.0f), result(6, 0.0f);
+  const auto fieldOf = [&](const CumulativeSummationDesc& d, const void* in, void* out) {
+    try {
+      test::testDevice().run(d, in, out);
+    } catch (const InvalidArgument& error) {
+      return error.field();
+    }
+    return std::string("no exception");
+  };
+  CHECK(fieldOf(desc, nullptr, result.data()) == "input");
+  CHECK(fieldOf(desc, data.data(), nullptr) == "output");
+  CHECK(result == std::vector<float>(6, 0.0f));
+  CumulativeSummationDesc fortran = desc;
+  fortran.output.strides = {1, 2};
+  CHECK(fieldOf(fortran, data.data(), data.data()) == "output");
+  CHECK(data == std::vector<float>(6, 1.0f));
+  // Explicit packed strides are the same layout as none.
+  CumulativeSummationDesc explicitPacked = desc;
+  explicitPacked.output.strides = {3, 1};
+  CHECK(fieldOf(explicitPacked, data.data(), data.data()) == "no exception");
+  CHECK(data == std::vector<float>{1, 2, 3, 1, 2, 3});
+  // An empty tensor has no bytes to read or write.
+  CumulativeSummationDesc empty = test::packedDesc(DataType::Float32, {0, 3}, 1, false);
+  CHECK(fieldOf(empty, nullptr, nullptr) == "no exception");
 }
 
 TEST_CASE("a validated device outlives a later device made without validation") {

@@ -181,6 +181,26 @@ TEST_CASE("reject: in place with differing input and output strides") {
   }
 }
 
+TEST_CASE("reject: device options that select no device, by name") {
+  const auto fieldOf = [](const DeviceOptions& options) {
+    try {
+      Device device(options);
+    } catch (const InvalidArgument& error) {
+      return error.field();
+    }
+    return std::string("no exception");
+  };
+  for (int index : {-7, -2, 1 << 20}) {
+    CAPTURE(index);
+    DeviceOptions options = test::testDeviceOptions();
+    options.deviceIndex = index;
+    CHECK(fieldOf(options) == "options.deviceIndex");
+  }
+  DeviceOptions named = test::testDeviceOptions();
+  named.deviceName = "no device is called this";
+  CHECK(fieldOf(named) == "options.deviceName");
+}
+
 TEST_CASE("reject: no validation message from any reject test") {
   CHECK(test::testDevice().validationMessageCount() == 0);
 }

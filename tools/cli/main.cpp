@@ -144,13 +144,21 @@ Device openDevice(const GlobalOptions& global) {
   DeviceOptions options;
   options.deviceIndex = global.deviceIndex;
   options.enableValidation = global.validation;
-  Device device(options);
-  if (global.validation && !device.validationEnabled()) {
-    throw Failure(kExitFailure,
-                  "--validation: the Khronos validation layer (VK_LAYER_KHRONOS_validation) is "
-                  "not installed");
+  try {
+    Device device(options);
+    if (global.validation && !device.validationEnabled()) {
+      throw Failure(kExitFailure,
+                    "--validation: the Khronos validation layer (VK_LAYER_KHRONOS_validation) is "
+                    "not installed");
+    }
+    return device;
+  } catch (const InvalidArgument& e) {
+    // The library names its own field; the user typed --device.
+    if (e.field() != "options.deviceIndex") throw;
+    const std::string message = e.what();
+    throw Failure(kExitUsage, "--device " + std::to_string(global.deviceIndex) + ": " +
+                                  message.substr(e.field().size() + 2) + " (see vkscan info)");
   }
-  return device;
 }
 
 void checkValidation(const Device& device, const GlobalOptions& global) {
@@ -182,7 +190,9 @@ int main(int argc, char** argv) {
   } catch (const vkscan::InvalidArgument& e) {
     return report(kExitUsage, e.what());
   } catch (const vkscan::Unsupported& e) {
-    return report(kExitUsage, e.what());
+    // What the input asks of the device is refused where it is known
+    // (cumsum); what is left is a missing loader, driver or usable device.
+    return report(kExitFailure, e.what());
   } catch (const vkscan::Error& e) {
     return report(kExitFailure, e.what());
   } catch (const std::system_error& e) {
