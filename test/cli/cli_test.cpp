@@ -610,6 +610,9 @@ TEST_CASE("reject bad usage") {
   checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--inclusive"}, 2,
                "cumsum: unknown option '--inclusive'");
   checkFailure(dir, {"frobnicate"}, 2, "unknown command 'frobnicate'");
+  // "--" before the command used to swallow it: the help, and no error line.
+  checkFailure(dir, {"--", "frobnicate"}, 2, "unknown command 'frobnicate'");
+  checkFailure(dir, {"--", "cumsum", dir / "in.npy"}, 2, "got 1");
   checkFailure(dir, {"--axis", "1", "cumsum"}, 2, "unknown option '--axis'");
   checkFailure(dir, {"demo", "extra"}, 2, "demo takes no arguments");
   checkFailure(dir, {"info", "--device"}, 2, "--device needs a device index");

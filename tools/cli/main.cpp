@@ -79,11 +79,14 @@ int run(int argc, char** argv) {
   bool optionsEnded = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (optionsEnded) {
+    if (optionsEnded && command.empty()) {
+      command = arg;
+    } else if (optionsEnded) {
       args.push_back(arg);
     } else if (arg == "--") {
       optionsEnded = true;
-      args.push_back(arg);
+      // The command's own parser ends its options there too.
+      if (!command.empty()) args.push_back(arg);
     } else if (arg == "-h" || arg == "--help") {
       help = true;
     } else if (arg == "--version") {
