@@ -2,8 +2,8 @@
 
 namespace vkscan {
 
-InvalidArgument::InvalidArgument(std::string field, const std::string& message)
-    : Error(field + ": " + message), field_(std::move(field)) {}
+InvalidArgument::InvalidArgument(std::string field, std::string reason)
+    : Error(field + ": " + reason), field_(std::move(field)), reason_(std::move(reason)) {}
 
 const char* vkResultName(VkResult result) noexcept {
   switch (result) {

@@ -131,14 +131,17 @@ class VKSCAN_API Error : public std::runtime_error {
 
 // A descriptor, binding or option that cannot be accepted. field() names it
 // in the descriptor's own terms (e.g. "input.sizes[2]", "axis",
-// "bindings.output.offset") and what() says the value and why.
+// "bindings.output.offset"), reason() says the value and why, and what() is
+// "<field>: <reason>" (tools that name the field their own way use reason()).
 class VKSCAN_API InvalidArgument : public Error {
  public:
-  InvalidArgument(std::string field, const std::string& message);
+  InvalidArgument(std::string field, std::string reason);
   const std::string& field() const noexcept { return field_; }
+  const std::string& reason() const noexcept { return reason_; }
 
  private:
   std::string field_;
+  std::string reason_;
 };
 
 // The device cannot do what was asked (a type it lacks, a missing feature).

@@ -33,6 +33,7 @@ void expectRejected(const CumulativeSummationDesc& desc, const std::string& fiel
     std::string what = error.what();
     CAPTURE(what);
     CHECK(what.find(mentions) != std::string::npos);
+    CHECK(what == error.field() + ": " + error.reason());
   }
 }
 

@@ -108,9 +108,7 @@ Device openDevice(const DeviceOptions& options) {
     return Device(options);
   } catch (const InvalidArgument& error) {
     if (error.field() != "options.deviceIndex") throw;
-    const std::string message = error.what();
-    throw UsageError("--device " + std::to_string(options.deviceIndex) + ": " +
-                     message.substr(error.field().size() + 2));
+    throw UsageError("--device " + std::to_string(options.deviceIndex) + ": " + error.reason());
   }
 }
 

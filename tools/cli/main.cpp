@@ -158,9 +158,8 @@ Device openDevice(const GlobalOptions& global) {
   } catch (const InvalidArgument& e) {
     // The library names its own field; the user typed --device.
     if (e.field() != "options.deviceIndex") throw;
-    const std::string message = e.what();
-    throw Failure(kExitUsage, "--device " + std::to_string(global.deviceIndex) + ": " +
-                                  message.substr(e.field().size() + 2) + " (see vkscan info)");
+    throw Failure(kExitUsage, "--device " + std::to_string(global.deviceIndex) + ": " + e.reason() +
+                                  " (see vkscan info)");
   }
 }
 
