@@ -136,6 +136,36 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
   return instance;
 }
 
+std::string versionText(uint32_t version) {
+  return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(version));
+}
+
+// What ExternalDevice requires and vkscan can see, checked before anything
+// queries the device's Vulkan 1.2 features or makes an object.
+void checkExternalDevice(const ExternalDevice& external) {
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(external.physicalDevice, &properties);
+  if (properties.apiVersion < VK_API_VERSION_1_2) {
+    throw Unsupported(std::string("device ") + properties.deviceName + " reports Vulkan " +
+                      versionText(properties.apiVersion) + "; vkscan needs 1.2 or later");
+  }
+  if (external.queue == VK_NULL_HANDLE) return;
+  const std::vector<VkQueueFamilyProperties> families =
+      detail::queueFamilies(external.physicalDevice);
+  if (external.queueFamilyIndex >= families.size()) {
+    throw InvalidArgument("external.queueFamilyIndex",
+                          std::to_string(external.queueFamilyIndex) + " is past the " +
+                              std::to_string(families.size()) + " queue families of " +
+                              properties.deviceName);
+  }
+  if (!(families[external.queueFamilyIndex].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+    throw InvalidArgument("external.queueFamilyIndex",
+                          "queue family " + std::to_string(external.queueFamilyIndex) +
+                              " has no compute, which Device::run() submits");
+  }
+}
+
 DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   auto sizeControl = detail::vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
@@ -404,6 +434,7 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
   impl.options = options;
   initializeLoader(external.getInstanceProcAddr);
   volkLoadInstanceOnly(external.instance);
+  checkExternalDevice(external);
   impl.instance = external.instance;
   impl.physicalDevice = external.physicalDevice;
   impl.device = external.device;

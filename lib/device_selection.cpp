@@ -35,12 +35,18 @@ size_t byIndex(const std::vector<VkPhysicalDevice>& devices, long index, const c
 
 }  // namespace
 
-uint32_t computeQueueFamily(VkPhysicalDevice device) {
+std::vector<VkQueueFamilyProperties> queueFamilies(VkPhysicalDevice device) {
   uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
-  for (uint32_t i = 0; i < count; ++i) {
+  families.resize(count);
+  return families;
+}
+
+uint32_t computeQueueFamily(VkPhysicalDevice device) {
+  const std::vector<VkQueueFamilyProperties> families = queueFamilies(device);
+  for (uint32_t i = 0; i < families.size(); ++i) {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
   }
   return UINT32_MAX;

@@ -17,6 +17,9 @@ bool isUsable(VkPhysicalDevice device);
 size_t selectPhysicalDevice(const std::vector<VkPhysicalDevice>& devices, int index,
                             const std::string& name);
 
+// The device's queue families, indexed as Vulkan numbers them.
+std::vector<VkQueueFamilyProperties> queueFamilies(VkPhysicalDevice device);
+
 // First queue family with compute; UINT32_MAX if none.
 uint32_t computeQueueFamily(VkPhysicalDevice device);
 

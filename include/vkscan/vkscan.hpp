@@ -130,7 +130,7 @@ class VKSCAN_API Error : public std::runtime_error {
 };
 
 // A descriptor, binding or option that cannot be accepted. field() names it
-// in the descriptor's own terms (e.g. "input.sizes[2]", "axis",
+// in the descriptor's own terms (e.g. "output.sizes[2]", "axis",
 // "bindings.output.offset"), reason() says the value and why, and what() is
 // "<field>: <reason>" (tools that name the field their own way use reason()).
 class VKSCAN_API InvalidArgument : public Error {
@@ -198,20 +198,25 @@ struct VKSCAN_API DeviceCapabilities {
   VkSubgroupFeatureFlags subgroupOperations = 0;
   bool subgroupSizeControl = false;
 
+  // What the physical device reports, less what DeviceOptions disables. A
+  // headless Device enables each on its VkDevice except shaderFloat16, which
+  // vkscan's kernels never use (they convert halves, never add them).
   bool shaderInt64 = false;
   bool shaderFloat64 = false;
   bool shaderFloat16 = false;
   bool storageBuffer16BitAccess = false;
   bool bufferDeviceAddress = false;
-  // VK_KHR_push_descriptor is enabled on the device. The chunk kernels then
-  // bind tensors (and scratch) that fit maxStorageBufferRange as storage
-  // buffers, which CPU implementations access faster than device addresses;
-  // larger ones, and every tensor on other devices, go through device
-  // addresses. Results are the same bits either way. A binding is bound from
-  // its offset rounded down to minStorageBufferOffsetAlignment, so a tensor
-  // fits if it does with the largest such lead its 16-byte-aligned offset
-  // can have: a tensor of exactly maxStorageBufferRange fits where that
-  // alignment is 16 or less.
+  // VK_KHR_push_descriptor is enabled on the device. The chunk kernels of an
+  // operator whose input, output and scratch all fit maxStorageBufferRange
+  // (and 2^31 bytes, the reach of their 32-bit offsets) then bind them as
+  // storage buffers, which CPU implementations access faster than device
+  // addresses; other operators, and every operator on other devices, go
+  // through device addresses. Results are the same bits either way. A
+  // binding is bound from its offset rounded down to
+  // minStorageBufferOffsetAlignment, so a tensor fits if it does with the
+  // largest such lead its 16-byte-aligned offset can have: a tensor of
+  // exactly maxStorageBufferRange (up to 2^31) fits where that alignment is
+  // 16 or less.
   bool pushDescriptor = false;
 
   uint64_t maxStorageBufferRange = 0;
@@ -257,12 +262,14 @@ struct DeviceOptions {
   // name) if set, else the first usable discrete GPU, else the first usable.
   // Other negative values are refused.
   int deviceIndex = -1;
-  // If not empty, the first usable device whose name contains this text.
+  // If not empty and deviceIndex is -1, the first usable device whose name
+  // contains this text (VKSCAN_DEVICE is then not read).
   std::string deviceName;
-  // Enable VK_LAYER_KHRONOS_validation (with synchronization validation) if
-  // installed. Every message it reports is counted (validationMessageCount())
-  // and printed to stderr. A headless Device only: an ExternalDevice runs on
-  // the engine's instance, with the engine's layers.
+  // Enable VK_LAYER_KHRONOS_validation (with synchronization validation where
+  // the layer offers VK_EXT_validation_features) if it and VK_EXT_debug_utils
+  // are installed. Every warning and error it reports is counted
+  // (validationMessageCount()) and printed to stderr. A headless Device only:
+  // an ExternalDevice runs on the engine's instance, with the engine's layers.
   bool enableValidation = false;
   // Contents of a previous Device::pipelineCacheData(), to warm-start the
   // VkPipelineCache. Data from another device or driver is ignored.
@@ -327,7 +334,10 @@ struct ExternalDevice {
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
   // Used only by Device::run(); may be VK_NULL_HANDLE if run() is not used.
+  // run() submits to it under a lock of vkscan's own, which the engine does
+  // not share: Vulkan requires the engine not to use the queue meanwhile.
   VkQueue queue = VK_NULL_HANDLE;
+  // The family of `queue`, which must have compute.
   uint32_t queueFamilyIndex = 0;
   // The loader entry point the engine uses; nullptr uses the system loader.
   PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
@@ -342,8 +352,8 @@ struct ExternalDevice {
 
 // A buffer range bound to an operator. The buffer must have been created with
 // VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
-// (the scratch buffer also with VK_BUFFER_USAGE_TRANSFER_DST_BIT: single-pass
-// plans fill a few words of it with vkCmdFillBuffer) and bound to memory
+// (the scratch buffer also with VK_BUFFER_USAGE_TRANSFER_DST_BIT: look-back
+// dispatches fill a few words of it with vkCmdFillBuffer) and bound to memory
 // allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
 // offset must be a multiple of 16 bytes (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT).
 // size is the bytes available from offset (VK_WHOLE_SIZE is not accepted:
@@ -375,14 +385,19 @@ class VKSCAN_API Device {
   // Creates a headless instance and device (see DeviceOptions for the choice).
   // Throws Unsupported when the Vulkan loader cannot be loaded or no usable
   // device exists, InvalidArgument for a deviceIndex below -1 or past the
-  // devices, a deviceName no usable device matches or a vectorWords outside
-  // the enum, VulkanError on a failed call (including the vectorWords timing).
+  // devices, a deviceName or VKSCAN_DEVICE (field "VKSCAN_DEVICE") no usable
+  // device matches or a vectorWords outside the enum, VulkanError on a failed
+  // call (including the vectorWords timing, which may also throw Unsupported
+  // as run() does).
   explicit Device(const DeviceOptions& options = {});
 
   // Wraps an engine's device; see ExternalDevice for what it must provide.
-  // Throws InvalidArgument for a null handle or a vectorWords outside the
-  // enum, Unsupported when a required feature is missing, VulkanError on a
-  // failed call.
+  // Throws InvalidArgument for a null handle, a queueFamilyIndex past the
+  // physical device's families or without compute (checked when queue is
+  // set), or a vectorWords outside the enum; Unsupported when the physical
+  // device reports Vulkan below 1.2, a required feature or push-constant
+  // space is missing, or the loader cannot be loaded; VulkanError on a failed
+  // call. Nothing is left on the engine's device when it throws.
   Device(const ExternalDevice& external, const DeviceOptions& options = {});
 
   ~Device();
@@ -402,7 +417,8 @@ class VKSCAN_API Device {
   // device's cache (created on first use of a pipeline key, then shared).
   // Throws InvalidArgument naming the field at fault (rank 0 or > 8, axis out
   // of range, type/rank/sizes mismatch, output strides that overlap, sizes or
-  // strides whose extent overflows), Unsupported for a type the device cannot
+  // strides whose extent overflows, "input.sizes" for a problem past the
+  // device's workgroup-count limits), Unsupported for a type the device cannot
   // do or, without shaderInt64, for an input or output whose totalBytes()
   // exceeds kMaxTensorBytesWithoutInt64 (the message names "input" or
   // "output"), VulkanError if pipeline creation fails. Nothing is recorded.
@@ -417,9 +433,11 @@ class VKSCAN_API Device {
   // `output == input` runs the operator in place (one buffer bound twice),
   // which requires identical input and output layouts.
   // Throws as createOperator; InvalidArgument for a null `input` or `output`
-  // (field "input" or "output") or, in place, for output strides that differ
-  // from the input's (field "output"); or VulkanError. On any failure
-  // `output` is unchanged.
+  // (field "input" or "output"), in place for output strides that differ
+  // from the input's (field "output"), or on an ExternalDevice without a
+  // queue (field "external.queue"); Unsupported when no host-visible memory
+  // can hold the staging buffers; VulkanError. On any failure `output` is
+  // unchanged.
   void run(const CumulativeSummationDesc& desc, const void* input, void* output) const;
 
   // The VkPipelineCache's data, for DeviceOptions::pipelineCacheData.
@@ -476,10 +494,11 @@ class VKSCAN_API Operator {
   //     with VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, and
   //     orders earlier reads of output and scratch before this work.
   //   inside: vkscan inserts the compute->compute barriers between its own
-  //     dispatches (scratch and output hazards); a single-pass plan (at most
-  //     65536 elements per line on CPU devices) first fills a few words of
-  //     scratch with vkCmdFillBuffer, between compute->transfer and
-  //     transfer->compute barriers of its own. Nothing else.
+  //     dispatches (scratch and output hazards); before each dispatch of the
+  //     single pass with look-back (lines of at most 65536 elements on CPU
+  //     devices) it fills a few words of scratch with vkCmdFillBuffer,
+  //     between compute->transfer and transfer->compute barriers of its own.
+  //     Nothing else.
   //   after: the output is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT with
   //     VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier its consumer
   //     needs.

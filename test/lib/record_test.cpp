@@ -407,3 +407,20 @@ TEST_CASE("engine device: null handles are rejected by name") {
     CHECK(error.field() == "external.queue");
   }
 }
+
+TEST_CASE("engine device: a queue family past the device's families is rejected by name") {
+  // It was taken as given, for run()'s command pool to fail on.
+  Device& engine = test::testDevice();
+  ExternalDevice external = test::externalDeviceOf(engine);
+  external.queueFamilyIndex = 1000;
+  try {
+    Device wrapped(external);
+    FAIL("accepted queue family 1000");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.field() == "external.queueFamilyIndex");
+    CHECK(std::string(error.what()).find("1000 is past the") != std::string::npos);
+  }
+  // Without a queue, run() is off and the family is never used.
+  external.queue = VK_NULL_HANDLE;
+  CHECK_NOTHROW(Device{external});
+}

@@ -3,7 +3,8 @@
 // point an engine may hand over (ExternalDevice::getInstanceProcAddr): it
 // returns a vkGetDeviceProcAddr whose pipeline-cache, descriptor-set-layout
 // and pipeline-layout functions fail on request and count what is created
-// and destroyed. The engine's device runs with the validation layer, whose
+// and destroyed, and a vkGetPhysicalDeviceProperties that can report an older
+// API version. The engine's device runs with the validation layer, whose
 // object tracking reports anything vkscan leaves behind on it.
 #include <dlfcn.h>
 #include <doctest/doctest.h>
@@ -29,7 +30,11 @@ PFN_vkDestroyPipelineLayout realDestroyPipelineLayout = nullptr;
 PFN_vkCreateDescriptorSetLayout realCreateDescriptorSetLayout = nullptr;
 PFN_vkDestroyDescriptorSetLayout realDestroyDescriptorSetLayout = nullptr;
 
+PFN_vkGetPhysicalDeviceProperties realGetPhysicalDeviceProperties = nullptr;
+
 std::string failingFunction;
+// When not 0, the API version the physical device reports.
+uint32_t reportedApiVersion = 0;
 int livePipelineCaches = 0;
 int livePipelineLayouts = 0;
 int liveSetLayouts = 0;
@@ -81,6 +86,12 @@ VKAPI_ATTR void VKAPI_CALL destroyDescriptorSetLayout(VkDevice device, VkDescrip
   realDestroyDescriptorSetLayout(device, layout, allocator);
 }
 
+VKAPI_ATTR void VKAPI_CALL getPhysicalDeviceProperties(VkPhysicalDevice device,
+                                                       VkPhysicalDeviceProperties* properties) {
+  realGetPhysicalDeviceProperties(device, properties);
+  if (reportedApiVersion != 0) properties->apiVersion = reportedApiVersion;
+}
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, const char* name) {
   PFN_vkVoidFunction real = systemGetDeviceProcAddr(device, name);
   if (std::strcmp(name, "vkCreatePipelineCache") == 0) {
@@ -116,6 +127,10 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance
   if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
     systemGetDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(real);
     return reinterpret_cast<PFN_vkVoidFunction>(getDeviceProcAddr);
+  }
+  if (std::strcmp(name, "vkGetPhysicalDeviceProperties") == 0) {
+    realGetPhysicalDeviceProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(getPhysicalDeviceProperties);
   }
   return real;
 }
@@ -175,5 +190,25 @@ TEST_CASE("construction faults: a failed Device leaves nothing on the engine's d
     CHECK(liveSetLayouts == 0);
     CHECK(livePipelineLayouts == 0);
   }
+  CHECK(engine.validationMessageCount() == 0);
+}
+
+TEST_CASE("construction faults: an engine's device below Vulkan 1.2 is refused before any object") {
+  // Its Vulkan 1.2 features were queried, and objects made, as if it had them.
+  Device engine(testDeviceOptions());
+  reportedApiVersion = VK_API_VERSION_1_1;
+  bool threw = false;
+  try {
+    Device wrapped(hookedExternal(engine));
+  } catch (const Unsupported& error) {
+    threw = true;
+    CHECK(std::string(error.what()).find("reports Vulkan 1.1; vkscan needs 1.2") !=
+          std::string::npos);
+  }
+  reportedApiVersion = 0;
+  CHECK(threw);
+  CHECK(livePipelineCaches == 0);
+  CHECK(liveSetLayouts == 0);
+  CHECK(livePipelineLayouts == 0);
   CHECK(engine.validationMessageCount() == 0);
 }
