@@ -25,10 +25,6 @@ bool overlaps(const BufferBinding& a, uint64_t aBytes, const BufferBinding& b, u
   return a.buffer == b.buffer && a.offset < b.offset + bBytes && b.offset < a.offset + aBytes;
 }
 
-bool sameLayout(const TensorDesc& a, const TensorDesc& b) {
-  return a.sizes == b.sizes && detail::elementStrides(a) == detail::elementStrides(b);
-}
-
 VkDeviceAddress addressOf(const Device::Impl& device, const BufferBinding& binding) {
   if (binding.buffer == VK_NULL_HANDLE) return 0;
   auto info =
@@ -102,7 +98,7 @@ void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
   checkBinding(input, inBytes, "input");
   checkBinding(output, outBytes, "output");
   bool inPlace = input.buffer == output.buffer && input.offset == output.offset;
-  if (inPlace && !sameLayout(op.desc.input, op.desc.output)) {
+  if (inPlace && !detail::sameLayout(op.desc.input, op.desc.output)) {
     throw InvalidArgument("bindings.output",
                           "is bound in place to the input but output.strides differ from "
                           "input.strides");

@@ -68,6 +68,10 @@ void checkOutputDoesNotOverlapItself(const TensorDesc& output) {
 
 }  // namespace
 
+bool sameLayout(const TensorDesc& a, const TensorDesc& b) {
+  return a.sizes == b.sizes && elementStrides(a) == elementStrides(b);
+}
+
 std::vector<int64_t> elementStrides(const TensorDesc& tensor) {
   std::vector<int64_t> strides(tensor.sizes.size());
   if (!tensor.strides.empty()) {

@@ -48,6 +48,9 @@ Problem normalize(const CumulativeSummationDesc& desc);
 // (normalize() does), so that the product cannot overflow.
 std::vector<int64_t> elementStrides(const TensorDesc& tensor);
 
+// Same sizes and element strides: one buffer can serve as both (in place).
+bool sameLayout(const TensorDesc& a, const TensorDesc& b);
+
 // The accumulation type: carries and totals of FLOAT16 are FLOAT32.
 DataType accumulationType(DataType type) noexcept;
 

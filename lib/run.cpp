@@ -50,7 +50,7 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   if (input == nullptr) throw InvalidArgument("input", "is a null pointer");
   if (output == nullptr) throw InvalidArgument("output", "is a null pointer");
   bool inPlace = input == output;
-  if (inPlace && detail::elementStrides(desc.input) != detail::elementStrides(desc.output)) {
+  if (inPlace && !detail::sameLayout(desc.input, desc.output)) {
     throw InvalidArgument("output",
                           "is the input pointer (in place), but output.strides differ from "
                           "input.strides");
