@@ -135,6 +135,13 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance
   return real;
 }
 
+// None of the objects vkscan makes on the engine's device is alive.
+void checkNothingLive() {
+  CHECK(livePipelineCaches == 0);
+  CHECK(liveSetLayouts == 0);
+  CHECK(livePipelineLayouts == 0);
+}
+
 ExternalDevice hookedExternal(const Device& engine) {
   if (systemGetInstanceProcAddr == nullptr) {
     void* loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -172,9 +179,7 @@ TEST_CASE("construction faults: a failed Device leaves nothing on the engine's d
       CHECK(std::string(error.what()).find(function) != std::string::npos);
     }
     CHECK(threw);
-    CHECK(livePipelineCaches == 0);
-    CHECK(liveSetLayouts == 0);
-    CHECK(livePipelineLayouts == 0);
+    checkNothingLive();
     // The engine's device is unharmed and the same handles wrap cleanly once
     // the fault is gone.
     failingFunction.clear();
@@ -186,9 +191,7 @@ TEST_CASE("construction faults: a failed Device leaves nothing on the engine's d
       CHECK(livePipelineLayouts == 1);
       CHECK(runMatchesReference(wrapped, desc, 42));
     }
-    CHECK(livePipelineCaches == 0);
-    CHECK(liveSetLayouts == 0);
-    CHECK(livePipelineLayouts == 0);
+    checkNothingLive();
   }
   CHECK(engine.validationMessageCount() == 0);
 }
@@ -207,8 +210,6 @@ TEST_CASE("construction faults: an engine's device below Vulkan 1.2 is refused b
   }
   reportedApiVersion = 0;
   CHECK(threw);
-  CHECK(livePipelineCaches == 0);
-  CHECK(liveSetLayouts == 0);
-  CHECK(livePipelineLayouts == 0);
+  checkNothingLive();
   CHECK(engine.validationMessageCount() == 0);
 }
