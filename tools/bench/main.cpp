@@ -92,6 +92,11 @@ struct UsageError : std::runtime_error {
 // A report file that cannot be written fails the options, not the end of a
 // run of minutes. Nothing is created or truncated here.
 void checkWritable(const std::string& path) {
+  std::error_code ignored;
+  // access() grants W_OK on a writable directory, which no ofstream can open.
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw UsageError("--txt " + path + ": cannot write: " + std::strerror(EISDIR));
+  }
   if (::access(path.c_str(), W_OK) == 0) return;
   int error = errno;
   if (error == ENOENT) {
