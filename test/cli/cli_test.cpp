@@ -401,6 +401,28 @@ TEST_CASE("cumsum: replaces an existing output, keeping its permissions and link
   CHECK(snapshot(dir.path).size() == 5);
 }
 
+TEST_CASE("cumsum: a dangling link's target is created, as numpy's save does") {
+  TempDir dir;
+  writeFile(dir / "in.npy",
+            npyFile(npyDict("<i4", false, "(3,)"), std::string("\1\0\0\0\2\0\0\0\3\0\0\0", 12)));
+  const std::string expected =
+      npyFile(npyDict("<i4", false, "(3,)"), std::string("\1\0\0\0\3\0\0\0\6\0\0\0", 12));
+  fs::create_directory(dir / "sub");
+  fs::create_symlink("new.npy", dir / "sub/inner.npy");
+  fs::create_symlink("sub/inner.npy", dir / "link.npy");
+  CHECK(runTool({"cumsum", dir / "in.npy", dir / "link.npy"}).code == 0);
+  CHECK(fs::is_symlink(dir / "link.npy"));
+  CHECK(fs::is_symlink(dir / "sub/inner.npy"));
+  CHECK(readFile(dir / "sub/new.npy") == expected);
+  CHECK(snapshot(dir.path).size() == 5);
+
+  fs::create_symlink("loop_b.npy", dir / "loop_a.npy");
+  fs::create_symlink("loop_a.npy", dir / "loop_b.npy");
+  checkFailure(
+      dir, {"cumsum", dir / "in.npy", dir / "loop_a.npy"}, 2,
+      dir / "loop_a.npy" + ": cannot resolve symbolic link: Too many levels of symbolic links");
+}
+
 TEST_CASE("reject a missing or unreadable input") {
   TempDir dir;
   checkFailure(dir, {"cumsum", dir / "missing.npy", dir / "out.npy"}, 2,

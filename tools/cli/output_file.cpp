@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -49,16 +48,25 @@ mode_t outputMode(const std::string& target) {
   return 0666 & ~mask;
 }
 
+// The file that open(path, O_CREAT) would write: the end of path's chain of
+// symbolic links, which need not exist yet (numpy creates a dangling link's
+// target). The kernel's own limit on links in a chain applies.
+std::string endOfLinks(std::string path) {
+  for (int links = 0; links <= 40; ++links) {
+    struct stat status;
+    if (::lstat(path.c_str(), &status) != 0 || !S_ISLNK(status.st_mode)) return path;
+    std::error_code error;
+    std::filesystem::path next = std::filesystem::read_symlink(path, error);
+    if (error) throw std::system_error(error, "cannot resolve symbolic link");
+    if (next.is_relative()) next = std::filesystem::path(path).parent_path() / next;
+    path = next.string();
+  }
+  throw std::system_error(ELOOP, std::generic_category(), "cannot resolve symbolic link");
+}
+
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path) : target_(path) {
-  struct stat status;
-  if (::lstat(path.c_str(), &status) == 0 && S_ISLNK(status.st_mode)) {
-    char* resolved = ::realpath(path.c_str(), nullptr);
-    if (resolved == nullptr) throwErrno("cannot resolve symbolic link");
-    target_ = resolved;
-    std::free(resolved);
-  }
+OutputFile::OutputFile(const std::string& path) : target_(endOfLinks(path)) {
   const std::filesystem::path target(target_);
   directory_ = target.has_parent_path() ? target.parent_path().string() : ".";
   temporary_ =

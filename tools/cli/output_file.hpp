@@ -11,9 +11,10 @@ namespace vkscan::cli {
 
 class OutputFile {
  public:
-  // Creates the temporary file next to `path` (next to its target if `path`
-  // is a symbolic link), so the rename stays on one file system. Throws
-  // std::system_error if the directory does not exist or is not writable.
+  // Creates the temporary file next to `path` (next to the end of its chain
+  // of links if `path` is a symbolic link, whether that file exists or not),
+  // so the rename stays on one file system. Throws std::system_error if the
+  // directory does not exist or is not writable, or if the links loop.
   explicit OutputFile(const std::string& path);
   // Removes the temporary file unless commit() succeeded.
   ~OutputFile();
