@@ -61,6 +61,16 @@ TimedCommands::~TimedCommands() {
 }
 
 Gpu::Gpu(const Device& device) : impl_(detail::DeviceAccess::impl(device)) {
+  // A destructor does not run for a constructor that throws.
+  try {
+    createObjects();
+  } catch (...) {
+    destroyObjects();
+    throw;
+  }
+}
+
+void Gpu::createObjects() {
   const VolkDeviceTable& vk = impl_.vk;
   auto pool = vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -106,6 +116,10 @@ Gpu::Gpu(const Device& device) : impl_(detail::DeviceAccess::impl(device)) {
 }
 
 Gpu::~Gpu() {
+  destroyObjects();
+}
+
+void Gpu::destroyObjects() noexcept {
   const VolkDeviceTable& vk = impl_.vk;
   for (auto& entry : pipelines_) vk.vkDestroyPipeline(impl_.device, entry.second, nullptr);
   if (layout_ != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(impl_.device, layout_, nullptr);

@@ -47,6 +47,9 @@ class TimedCommands {
 
 class Gpu {
  public:
+  // Throws VulkanError if one of the benchmark's objects (command pool,
+  // fence, layouts, descriptor pool) cannot be made, after destroying those
+  // it did make.
   explicit Gpu(const Device& device);
   ~Gpu();
   Gpu(const Gpu&) = delete;
@@ -92,6 +95,9 @@ class Gpu {
 
  private:
   friend class TimedCommands;
+  void createObjects();
+  void destroyObjects() noexcept;
+
   Device::Impl& impl_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer scratch_ = VK_NULL_HANDLE;
