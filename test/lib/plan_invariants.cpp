@@ -72,6 +72,8 @@ class Checker {
                detail::stageName(plan_.dispatches[i].pipeline.stage) + "): ";
       checkDispatch(plan_.dispatches[i]);
     }
+    where_ = "plan: ";
+    checkOutputCovered(elements);
     return broken_;
   }
 
@@ -186,6 +188,27 @@ class Checker {
     expect(groups * d.pipeline.workgroupSize * nodes * 16 >= p.axisLen, "every node has a walk");
     expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
     expect(!d.hasAux, "no carries");
+  }
+
+  // The dispatches that write the output (pieces of a split plan, lane
+  // groups and the lines left over) write as many elements as the tensor
+  // holds, each from a base of its own: a piece dropped, doubled or given
+  // another's base breaks one of the two. Each dispatch's own reach is
+  // checkBindings()'.
+  void checkOutputCovered(uint64_t elements) {
+    uint64_t written = 0;
+    std::vector<uint64_t> bases;
+    for (const Dispatch& d : plan_.dispatches) {
+      if (d.out != BufferRole::Output) continue;
+      written += uint64_t{d.params.lineCount} * d.params.axisLen * uint64_t(lanes(d));
+      bases.push_back(d.outByteOffset);
+    }
+    expect(written == elements, "the output dispatches write every element once (" +
+                                    std::to_string(written) + " of " + std::to_string(elements) +
+                                    ")");
+    std::sort(bases.begin(), bases.end());
+    expect(std::adjacent_find(bases.begin(), bases.end()) == bases.end(),
+           "each output dispatch from a base of its own");
   }
 
   int64_t lanes(const Dispatch& d) const {
