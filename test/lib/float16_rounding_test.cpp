@@ -21,7 +21,7 @@ using namespace vkscan::test;
 namespace {
 
 const Profile kHalfProfiles[] = {Profile::Native, Profile::GpuTuning, Profile::Emulated,
-                                 Profile::EmulatedGpuTuning};
+                                 Profile::EmulatedGpuTuning, Profile::PackedHalves};
 
 std::vector<uint8_t> bytesOf(const std::vector<uint16_t>& halves) {
   std::vector<uint8_t> bytes(halves.size() * 2);

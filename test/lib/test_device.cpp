@@ -30,6 +30,8 @@ const char* profileName(Profile profile) {
       return "emulated-gpu-tuning";
     case Profile::DeviceAddresses:
       return "device-addresses";
+    case Profile::PackedHalves:
+      return "packed-halves";
   }
   return "?";
 }
@@ -48,7 +50,7 @@ Device makeDevice(Profile profile) {
   bool emulated = profile == Profile::Emulated || profile == Profile::EmulatedDeviceAddresses ||
                   profile == Profile::EmulatedGpuTuning;
   options.disableInt64 = emulated;
-  options.disableFloat16 = emulated;
+  options.disableFloat16 = emulated || profile == Profile::PackedHalves;
   options.disablePushDescriptor =
       profile == Profile::DeviceAddresses || profile == Profile::EmulatedDeviceAddresses;
   // Fixed, not Automatic, so that both builds of the 4-byte types run on
@@ -61,6 +63,7 @@ Device makeDevice(Profile profile) {
   switch (profile) {
     case Profile::Native:
     case Profile::EmulatedDeviceAddresses:
+    case Profile::PackedHalves:
       break;
     case Profile::Emulated:
     case Profile::DeviceAddresses:
@@ -88,7 +91,7 @@ Device makeDevice(Profile profile) {
 
 // Made on first use (ctest runs each test case in a process of its own) and
 // destroyed by releaseTestDevices(), never by static destruction.
-std::unique_ptr<Device> devices[std::size(kAllProfiles)];
+std::unique_ptr<Device> devices[kProfileCount];
 std::mutex devicesMutex;
 
 }  // namespace

@@ -31,7 +31,12 @@ enum class Profile {
   DeviceAddresses,  // lavapipe's tuning without VK_KHR_push_descriptor: chunk kernels
                     // through device addresses instead of storage buffers, and
                     // look-back that never waits (its fallback path)
+  // Without 16-bit storage only (DeviceOptions::disableFloat16): the
+  // packed-halves FLOAT16 kernels with native Int64, a build of their own.
+  // Not in kAllProfiles: only the FLOAT16 tests run it.
+  PackedHalves,
 };
+inline constexpr size_t kProfileCount = 9;
 inline constexpr Profile kAllProfiles[] = {Profile::Native,
                                            Profile::GpuTuning,
                                            Profile::SmallWorkgroups,
