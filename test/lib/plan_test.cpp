@@ -614,34 +614,78 @@ TEST_CASE("plan regression: splitting into pieces is bounded, not out of memory"
   }
 }
 
-// Plans desc for every device class and checks `holds` on each plan's
-// dispatches; refusing the descriptor is also fine.
+// The limits and tuning of the fuzz cases that found these (fuzz/regressions/
+// plan/chunk-valid-count-wraps and gid-wrap-32bit, replayed by CI's fuzz
+// step), with either device kind's defaults: the device classes above plan
+// neither descriptor into the shape that broke. Returns the plans made;
+// `refused` gets the field each refusal names.
 template <typename Check>
-void forEveryDeviceClassPlan(const CumulativeSummationDesc& desc, Check holds) {
-  for (const DeviceClass& device : kDevices) {
-    std::string deviceName = device.name;
-    CAPTURE(deviceName);
+int planWithFuzzTuning(const CumulativeSummationDesc& desc, const PlanLimits& limits,
+                       const Tuning& fuzzed, Check holds, std::vector<std::string>& refused) {
+  int planned = 0;
+  for (bool cpuLike : {false, true}) {
+    CAPTURE(cpuLike);
+    Tuning tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, 0);
+    tuning.rowsForContiguousAxes = fuzzed.rowsForContiguousAxes;
+    tuning.chunkTargetInvocations = fuzzed.chunkTargetInvocations;
+    tuning.chunkSmallProblem = fuzzed.chunkSmallProblem;
+    tuning.wholeLineInvocations = fuzzed.wholeLineInvocations;
+    tuning.chunkWideWorkgroupInvocations = fuzzed.chunkWideWorkgroupInvocations;
     try {
-      Plan plan = planFor(desc, device);
+      Plan plan = makePlan(normalize(desc), limits, tuning);
+      CHECK(vkscan::test::planViolations(desc, plan, limits).empty());
       for (const Dispatch& d : plan.dispatches) holds(d);
-    } catch (const InvalidArgument&) {
+      ++planned;
+    } catch (const InvalidArgument& error) {
+      refused.push_back(error.field());
     }
   }
+  return planned;
 }
 
+// 8 x 1705022507 x 5 lines of 4955 elements in two chunks each: pieces of
+// 2^31 lines once made 2^32 tasks, which wrapped a 32-bit count to 0.
 TEST_CASE("plan regression: lines x chunks of exactly 2^32 cannot wrap to 0") {
   CumulativeSummationDesc desc =
-      vkscan::test::packedDesc(DataType::Float16, {8, 1705022507, 1, 5, 4955}, 4);
-  forEveryDeviceClassPlan(desc, [](const Dispatch& d) {
+      vkscan::test::packedDesc(DataType::Float16, {8, 1705022507, 1, 5, 4955}, 4, true);
+  PlanLimits limits{32, 1024, 615781057, 1372116003};
+  Tuning fuzzed{};
+  fuzzed.rowsForContiguousAxes = false;
+  fuzzed.chunkTargetInvocations = 256;
+  fuzzed.chunkSmallProblem = 16384;
+  fuzzed.wholeLineInvocations = 256;
+  fuzzed.chunkWideWorkgroupInvocations = 16384;
+  auto fitsIndex = [](const Dispatch& d) {
     CHECK(uint64_t{d.params.lineCount} * d.params.chunksPerLine <= UINT32_MAX);
-  });
+  };
+  // As the fuzzer had it, the lines are now walked whole, one chunk each.
+  std::vector<std::string> refused;
+  CHECK(planWithFuzzTuning(desc, limits, fuzzed, fitsIndex, refused) == 2);
+  // Chunked, as when it was found: refused by name, not wrapped.
+  fuzzed.wholeLineInvocations = UINT64_MAX;
+  CHECK(planWithFuzzTuning(desc, limits, fuzzed, fitsIndex, refused) == 0);
+  CHECK(refused == std::vector<std::string>{"input.sizes", "input.sizes"});
 }
 
 TEST_CASE("plan regression: grid padding cannot wrap the 32-bit invocation index") {
   CumulativeSummationDesc desc =
-      vkscan::test::packedDesc(DataType::Int64, {4373, 4194305, 11, 11, 11}, 1);
+      vkscan::test::packedDesc(DataType::Int64, {4373, 4194305, 11, 11, 11}, 0);
   desc.input.strides = {16777216, 296, 61, 0, 0};
-  forEveryDeviceClassPlan(desc, [](const Dispatch& d) {
-    CHECK(uint64_t{d.groupsX} * d.groupsY * d.pipeline.workgroupSize <= UINT32_MAX);
-  });
+  PlanLimits limits{1, 128, 65535, 65535};
+  Tuning fuzzed{};
+  fuzzed.rowsForContiguousAxes = true;
+  fuzzed.chunkTargetInvocations = 65536;
+  fuzzed.chunkSmallProblem = 16384;
+  fuzzed.wholeLineInvocations = 65536;
+  fuzzed.chunkWideWorkgroupInvocations = 16384;
+  uint64_t mostInvocations = 0;
+  std::vector<std::string> refused;
+  auto fitsIndex = [&](const Dispatch& d) {
+    uint64_t invocations = uint64_t{d.groupsX} * d.groupsY * d.pipeline.workgroupSize;
+    CHECK(invocations <= UINT32_MAX);
+    mostInvocations = std::max(mostInvocations, invocations);
+  };
+  CHECK(planWithFuzzTuning(desc, limits, fuzzed, fitsIndex, refused) == 2);
+  // Near the wrap, so the bound is what holds it.
+  CHECK(mostInvocations > UINT32_MAX / 2);
 }
