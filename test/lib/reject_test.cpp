@@ -201,7 +201,3 @@ TEST_CASE("reject: device options that select no device, by name") {
   named.deviceName = "no device is called this";
   CHECK(fieldOf(named) == "options.deviceName");
 }
-
-TEST_CASE("reject: no validation message from any reject test") {
-  CHECK(test::testDevice().validationMessageCount() == 0);
-}
