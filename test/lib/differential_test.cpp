@@ -532,22 +532,39 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
 TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
   std::mt19937_64 rng(20261122);
   const int cases = 300;
+  int longAxes = 0, empties = 0;
   for (int c = 0; c < cases; ++c) {
     uint64_t seed = rng();
     std::mt19937_64 pick(seed);
     uint32_t rank = 1 + pick() % 8;
     CumulativeSummationDesc desc;
     desc.input.dataType = kTypes[pick() % 7];
-    uint64_t budget = 1 << 15;
-    for (uint32_t d = 0; d < rank; ++d) {
-      uint32_t size = 1 + pick() % (rank <= 2 ? 600 : (rank <= 4 ? 12 : 4));
-      if (pick() % 16 == 0) size = 0;
-      desc.input.sizes.push_back(size);
-    }
-    uint64_t total = desc.input.elementCount();
-    if (total > budget) desc.input.sizes[0] = 1;
-    desc.output = desc.input;
     desc.axis = pick() % rank;
+    std::vector<uint32_t>& sizes = desc.input.sizes;
+    for (uint32_t d = 0; d < rank; ++d) {
+      sizes.push_back(1 + pick() % (rank <= 2 ? 600 : (rank <= 4 ? 12 : 4)));
+    }
+    // Now and then an axis of several 4096-element tiles, so that strided and
+    // broadcast layouts meet the look-back and multi-pass plans too.
+    if (pick() % 8 == 0) {
+      sizes[desc.axis] = 4096 + pick() % 16384;
+      ++longAxes;
+    }
+    // Within budget by halving the other dimensions, largest first (cutting
+    // the first to 1 made most rank-2 cases one line).
+    const uint64_t budget = 1 << 15;
+    while (desc.input.elementCount() > budget) {
+      uint32_t largest = desc.axis == 0 ? 1 : 0;
+      for (uint32_t d = 0; d < rank; ++d) {
+        if (d != desc.axis && sizes[d] > sizes[largest]) largest = d;
+      }
+      sizes[largest] = (sizes[largest] + 1) / 2;
+    }
+    if (pick() % 32 == 0) {
+      sizes[pick() % rank] = 0;
+      ++empties;
+    }
+    desc.output = desc.input;
     desc.axisDirection = pick() % 2 ? AxisDirection::Decreasing : AxisDirection::Increasing;
     desc.hasExclusiveSum = pick() % 2;
     bool inPlace = pick() % 3 == 0;
@@ -571,4 +588,7 @@ TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
     checkAgainstReference(desc, inPlace, seed,
                           test::kAllProfiles[c % std::size(test::kAllProfiles)]);
   }
+  MESSAGE(cases << " cases, " << longAxes << " with a long axis, " << empties << " empty");
+  CHECK(longAxes >= cases / 16);
+  CHECK(empties <= cases / 16);
 }
