@@ -38,6 +38,9 @@ uint32_t reportedApiVersion = 0;
 int livePipelineCaches = 0;
 int livePipelineLayouts = 0;
 int liveSetLayouts = 0;
+// Created by any of the three, destroyed or not: live counts alone would
+// pass objects made and destroyed before a refusal.
+int createdObjects = 0;
 
 VKAPI_ATTR VkResult VKAPI_CALL createPipelineCache(VkDevice device,
                                                    const VkPipelineCacheCreateInfo* info,
@@ -45,7 +48,10 @@ VKAPI_ATTR VkResult VKAPI_CALL createPipelineCache(VkDevice device,
                                                    VkPipelineCache* cache) {
   if (failingFunction == "vkCreatePipelineCache") return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   VkResult result = realCreatePipelineCache(device, info, allocator, cache);
-  if (result == VK_SUCCESS) ++livePipelineCaches;
+  if (result == VK_SUCCESS) {
+    ++livePipelineCaches;
+    ++createdObjects;
+  }
   return result;
 }
 
@@ -61,7 +67,10 @@ VKAPI_ATTR VkResult VKAPI_CALL createPipelineLayout(VkDevice device,
                                                     VkPipelineLayout* layout) {
   if (failingFunction == "vkCreatePipelineLayout") return VK_ERROR_OUT_OF_HOST_MEMORY;
   VkResult result = realCreatePipelineLayout(device, info, allocator, layout);
-  if (result == VK_SUCCESS) ++livePipelineLayouts;
+  if (result == VK_SUCCESS) {
+    ++livePipelineLayouts;
+    ++createdObjects;
+  }
   return result;
 }
 
@@ -76,7 +85,10 @@ createDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo
                           const VkAllocationCallbacks* allocator, VkDescriptorSetLayout* layout) {
   if (failingFunction == "vkCreateDescriptorSetLayout") return VK_ERROR_OUT_OF_HOST_MEMORY;
   VkResult result = realCreateDescriptorSetLayout(device, info, allocator, layout);
-  if (result == VK_SUCCESS) ++liveSetLayouts;
+  if (result == VK_SUCCESS) {
+    ++liveSetLayouts;
+    ++createdObjects;
+  }
   return result;
 }
 
@@ -200,6 +212,7 @@ TEST_CASE("construction faults: an engine's device below Vulkan 1.2 is refused b
   // Its Vulkan 1.2 features were queried, and objects made, as if it had them.
   Device engine(testDeviceOptions());
   reportedApiVersion = VK_API_VERSION_1_1;
+  createdObjects = 0;
   bool threw = false;
   try {
     Device wrapped(hookedExternal(engine));
@@ -210,6 +223,7 @@ TEST_CASE("construction faults: an engine's device below Vulkan 1.2 is refused b
   }
   reportedApiVersion = 0;
   CHECK(threw);
+  CHECK(createdObjects == 0);
   checkNothingLive();
   CHECK(engine.validationMessageCount() == 0);
 }

@@ -123,7 +123,8 @@ TEST_CASE("fault injection: a failing pipeline batch releases the pipelines it d
   checkNothingLeaked(device);
   hooks.clearFaults();
   Operator op = device.createOperator(multiPassDesc());
-  CHECK(device.cachedPipelineCount() >= 1);
+  // Several pipelines in the batch, so the failure above was a partial one.
+  CHECK(device.cachedPipelineCount() >= 2);
   checkNothingLeaked(device);
   hooks.restore();
   CHECK(runMatchesReference(device, multiPassDesc(), 3));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "device_hooks.hpp"
 #include "reliability_util.hpp"
 #include "test_device.hpp"
 
@@ -181,8 +182,16 @@ TEST_CASE("missing features: all three, and Device::run rejects before allocatin
   Device device(options);
   checkRejected(device, DataType::Float64, "shaderFloat64");
   std::vector<uint8_t> data(80, 0);
-  CHECK_THROWS_AS(device.run(packedDesc(DataType::Float64, {10}, 0), data.data(), data.data()),
-                  Unsupported);
+  {
+    DeviceHooks hooks(device);
+    CHECK_THROWS_AS(device.run(packedDesc(DataType::Float64, {10}, 0), data.data(), data.data()),
+                    Unsupported);
+    for (const char* function : {"vkCreateBuffer", "vkAllocateMemory", "vkCreateCommandPool",
+                                 "vkCreateShaderModule", "vkCreateComputePipelines"}) {
+      CAPTURE(function);
+      CHECK(hooks.calls(function) == 0);
+    }
+  }
   CHECK(device.cachedPipelineCount() == 0);
   checkOthersRun(device, DataType::Float64);
 }
