@@ -10,7 +10,8 @@
 #      Khronos validation layer (VKSCAN_REQUIRE_VALIDATION=1: a missing layer
 #      fails), fault injection, timeouts, missing features, determinism,
 #      large tensors, and the portability runs (subgroup size 4, one thread)
-#   2. ASan + UBSan build (gcc): the lib suite and the reliability tests
+#   2. ASan + UBSan build (gcc): the lib suite (but its largest differential
+#      test) and the reliability tests
 #   3. TSan build (clang): eight threads sharing one device
 #   4. libFuzzer build (clang): fuzz_plan and fuzz_npy for a bounded time
 #
@@ -115,7 +116,10 @@ export LD_PRELOAD=$asan/keep_libraries_loaded.so
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:verify_asan_link_order=0:suppressions=$suppressions/asan.supp"
 export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
-ctest_step "$asan" asan -L "^(lib|reliability)$"
+# Less one suite: "every mode on rows, columns and short-line shapes" is
+# 3584 device runs of plans the other suites also record, and took 397 s of
+# the step's 747 under ASan (160 s in the release step, which keeps it).
+ctest_step "$asan" asan -L "^(lib|reliability)$" -E "^every mode on rows, columns and short-line shapes$"
 unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 fi
 
