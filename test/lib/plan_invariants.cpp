@@ -165,11 +165,12 @@ class Checker {
     if (isInterleaved(d.pipeline.stage)) {
       expect(d.pipeline.laneVectors == 1 || d.pipeline.laneVectors == 4, "laneVectors 1 or 4");
     }
-    // lavapipe stops an invocation silently after 65,535 loop iterations: a
-    // walk loops over its chunk's nodes, an interleaved one over each node's
-    // rows as well.
-    uint64_t rowIterations = isInterleaved(d.pipeline.stage) && rows != 0 ? 16 / rows : 0;
-    expect(chunk / 16 * (1 + rowIterations) <= 65535, "a walk within lavapipe's loop cap");
+    // lavapipe stops an invocation silently after 65,535 passes through loop
+    // bodies, counting the pass that leaves each loop: a walk loops over its
+    // chunk's nodes, an interleaved one over each node's rows as well.
+    uint64_t nodes = chunk / 16;
+    uint64_t rowPasses = isInterleaved(d.pipeline.stage) && rows != 0 ? nodes * (16 / rows + 1) : 0;
+    expect(nodes + 1 + rowPasses <= 65535, "a walk within lavapipe's loop cap");
   }
 
   // One flat line of lines of `segment` elements, each invocation walking the
@@ -363,6 +364,14 @@ class Checker {
     uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
     expect(p.shape == 3, "look-back tiles of 4096");
     expect(p.chunksPerLine <= 16, "look-back lines of at most 16 tiles");
+    // lavapipe's loop cap (checkChunks) in the worst look-back: the last tile
+    // of a line polls every earlier tile in vain and reduces each itself,
+    // besides reducing and scanning its own (a pass per node, and one more
+    // per loop), so the polls and the tiles per line must stay small.
+    uint64_t tilePasses = 256 + 2;
+    uint64_t earlier = p.chunksPerLine - 1;
+    expect(earlier * (d.pipeline.lookbackPolls + 2 + tilePasses + 1) + 2 * tilePasses + 1 <= 65535,
+           "look-back within lavapipe's loop cap");
     expect(d.hasAux, "look-back aux");
     expect(d.clearByteOffset == d.auxByteOffset, "look-back clears its aux");
     expect(d.clearBytes == tiles * (2 * accSize + 8),
