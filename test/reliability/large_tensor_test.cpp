@@ -7,6 +7,9 @@
 #include <cstring>
 #include <vector>
 
+#include "device_impl.hpp"
+#include "plan.hpp"
+#include "problem.hpp"
 #include "reliability_util.hpp"
 #include "test_device.hpp"
 
@@ -68,6 +71,10 @@ TEST_CASE("large: 2^24 uint64, exactly maxStorageBufferRange on lavapipe (128 Mi
     MESSAGE("maxStorageBufferRange is " << caps.maxStorageBufferRange << ", not 128 MiB: skipped");
     return;
   }
+  const Device::Impl& impl = detail::DeviceAccess::impl(testDevice());
+  detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+  REQUIRE(!plan.dispatches.empty());
+  for (const detail::Dispatch& d : plan.dispatches) CHECK(d.pipeline.storageBuffers);
   std::vector<uint8_t> input = randomInput(desc, 85);
   std::vector<uint8_t> expected = referenceOutput(desc, input, {});
   std::vector<uint8_t> output(desc.output.totalBytes());
