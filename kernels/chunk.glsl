@@ -139,6 +139,9 @@ layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffe
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer LaneRef {
   VEC_STORE_T v[4];
 };
+layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer OutLaneRef {
+  VEC_OUT_T v[4];
+};
 #endif
 
 ADDR_T auxAddress(OFFSET_T index) {
@@ -243,7 +246,7 @@ void storeLane(OFFSET_T element, LANE_T value) {
     }
     return;
   }
-#ifdef VKSCAN_WIDE
+#ifdef VKSCAN_WIDE_STORES
   if (kWideVectors && kLaneVectors == 4u) {
     [[unroll]] for (int u = 0; u < 4 / WIDE_VECS; ++u) {
       u64vec4 unit;
@@ -257,8 +260,8 @@ void storeLane(OFFSET_T element, LANE_T value) {
 #endif
 #if defined(VKSCAN_TYPE_F32) && !defined(VKSCAN_SSBO)
   if (kLaneVectors == 4u) {
-    LaneRef lane = LaneRef(elementAddress(p.outAddr, element));
-    [[unroll]] for (int c = 0; c < 4; ++c) lane.v[c] = storeFromVec(value[c]);
+    OutLaneRef lane = OutLaneRef(elementAddress(p.outAddr, element));
+    [[unroll]] for (int c = 0; c < 4; ++c) lane.v[c] = outFromVec(value[c]);
     return;
   }
 #endif
@@ -446,15 +449,22 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
     [[dont_unroll]] for (int step = 0; step < NODE; step += WIDE_VECS) {
       int lowest = kReverse ? step + WIDE_VECS - 1 : step;
       u64vec4 unit = loadInWide(inBase + lowest * inStride);
+      OFFSET_T outLowest = outBase + lowest * outStride;
       u64vec4 outUnit;
       [[unroll]] for (int r = 0; r < WIDE_VECS; ++r) {
         int slot = kReverse ? WIDE_VECS - 1 - r : r;
         LANE_T v = kLaneIdentity;
         LANE_VEC(v, 0) = accVecOfWide(unit, slot);
         LANE_T outValue = streamRow(s, v, x1, zeroFirst && step + r == 0);
+#ifdef VKSCAN_WIDE_STORES
         setWideAccVec(outUnit, slot, LANE_VEC(outValue, 0));
+#else
+        if (scan) storeOutVec(outLowest + slot * VEC_N, LANE_VEC(outValue, 0));
+#endif
       }
-      if (scan) storeOutWide(outBase + lowest * outStride, outUnit);
+#ifdef VKSCAN_WIDE_STORES
+      if (scan) storeOutWide(outLowest, outUnit);
+#endif
     }
     return s;
   }

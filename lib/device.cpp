@@ -320,6 +320,7 @@ void createPipelineCache(Device::Impl& impl) {
   variant.emulatedInt64 = !impl.capabilities.shaderInt64;
   variant.packedHalves = !impl.capabilities.storageBuffer16BitAccess;
   variant.narrowWords = impl.vectorWords == VectorWords::Bits32;
+  variant.wordStores = impl.vectorWords == VectorWords::Load64Store32;
   impl.pipelines = std::make_unique<detail::PipelineCache>(
       impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout, variant);
 }

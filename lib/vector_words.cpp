@@ -23,6 +23,8 @@ const char* vectorWordsName(VectorWords words) noexcept {
       return "Bits32";
     case VectorWords::Bits64:
       return "Bits64";
+    case VectorWords::Load64Store32:
+      return "Load64Store32";
   }
   return "UNKNOWN";
 }
@@ -33,12 +35,12 @@ namespace {
 // 16 MiB: long enough that each copy takes milliseconds on lavapipe, short
 // enough that the whole timing stays near 0.1 s.
 constexpr VkDeviceSize kCopyBytes = VkDeviceSize{16} << 20;
-// word_copy.comp: 64 invocations of 64 bytes each.
-constexpr VkDeviceSize kBytesPerWorkgroup = 64 * 64;
-// Rounds per width after one warm-up round; each keeps its fastest.
+// word_copy.comp: 64 invocations of 64 blocks of 64 bytes each.
+constexpr VkDeviceSize kBytesPerWorkgroup = 64 * 64 * 64;
+// Rounds per form after one warm-up round; each keeps its fastest.
 constexpr int kTimedRounds = 5;
-// Bits32 must copy this much faster to be chosen, so that hosts where the
-// widths tie do not flip between runs.
+// Another form than Bits64 must copy this much faster to be chosen, so that
+// hosts where the forms tie do not flip between runs.
 constexpr double kRequiredSpeedup = 1.1;
 
 class CopyPipeline {
@@ -76,29 +78,43 @@ double copySeconds(Device::Impl& device, VkPipeline pipeline, const DeviceBuffer
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// True when 32-bit words copy at least kRequiredSpeedup faster than 64-bit ones.
-bool narrowWordsFaster(Device::Impl& device) {
+// The form whose copy is fastest, if it is at least kRequiredSpeedup faster
+// than Bits64's; else Bits64.
+VectorWords fastestWords(Device::Impl& device) {
   const DeviceCapabilities& caps = device.capabilities;
   VkDeviceSize bytes = std::min<VkDeviceSize>(kCopyBytes, caps.maxStorageBufferRange);
   bytes -= bytes % kBytesPerWorkgroup;
   bytes = std::min<VkDeviceSize>(
       bytes, VkDeviceSize{caps.maxComputeWorkGroupCount[0]} * kBytesPerWorkgroup);
-  if (bytes == 0) return false;
+  if (bytes == 0) return VectorWords::Bits64;
   DeviceBuffer source(device, bytes);
   DeviceBuffer destination(device, bytes);
   std::memset(source.mapped(), 0x5A, bytes);
-  CopyPipeline narrow(device, spirv::spv_word_copy_32, spirv::spv_word_copy_32_words);
-  CopyPipeline wide(device, spirv::spv_word_copy_64, spirv::spv_word_copy_64_words);
-  double best[2] = {1e30, 1e30};
-  // Alternating rounds, so that a change of the host's speed hits both.
+  struct Form {
+    VectorWords words;
+    CopyPipeline pipeline;
+    double seconds;
+  };
+  Form forms[3] = {
+      {VectorWords::Bits64, {device, spirv::spv_word_copy_64, spirv::spv_word_copy_64_words}, 1e30},
+      {VectorWords::Bits32, {device, spirv::spv_word_copy_32, spirv::spv_word_copy_32_words}, 1e30},
+      {VectorWords::Load64Store32,
+       {device, spirv::spv_word_copy_64_32, spirv::spv_word_copy_64_32_words},
+       1e30}};
+  // Alternating rounds, so that a change of the host's speed hits all alike.
   for (int round = 0; round <= kTimedRounds; ++round) {
-    double narrowSeconds = copySeconds(device, narrow.handle(), source, destination);
-    double wideSeconds = copySeconds(device, wide.handle(), source, destination);
-    if (round == 0) continue;  // first touches of the pages, pipeline warm-up
-    best[0] = std::min(best[0], narrowSeconds);
-    best[1] = std::min(best[1], wideSeconds);
+    for (Form& form : forms) {
+      double seconds = copySeconds(device, form.pipeline.handle(), source, destination);
+      // Round 0: first touches of the pages, pipeline warm-up.
+      if (round > 0) form.seconds = std::min(form.seconds, seconds);
+    }
   }
-  return best[1] >= kRequiredSpeedup * best[0];
+  const Form* fastest = &forms[0];
+  for (const Form& form : forms) {
+    if (form.seconds < fastest->seconds) fastest = &form;
+  }
+  return forms[0].seconds >= kRequiredSpeedup * fastest->seconds ? fastest->words
+                                                                 : VectorWords::Bits64;
 }
 
 std::string physicalDeviceKey(const DeviceCapabilities& caps) {
@@ -114,10 +130,12 @@ void validateVectorWords(VectorWords words) {
     case VectorWords::Automatic:
     case VectorWords::Bits32:
     case VectorWords::Bits64:
+    case VectorWords::Load64Store32:
       return;
   }
-  throw InvalidArgument("options.vectorWords", "is " + std::to_string(static_cast<int>(words)) +
-                                                   ", not one of Automatic, Bits32, Bits64");
+  throw InvalidArgument("options.vectorWords",
+                        "is " + std::to_string(static_cast<int>(words)) +
+                            ", not one of Automatic, Bits32, Bits64, Load64Store32");
 }
 
 VectorWords resolveVectorWords(Device::Impl& device) {
@@ -132,14 +150,12 @@ VectorWords resolveVectorWords(Device::Impl& device) {
   // Held while timing, so that Devices made at once neither time the same
   // device twice nor slow down each other's copies.
   static std::mutex mutex;
-  static std::map<std::string, bool> narrowFaster;
+  static std::map<std::string, VectorWords> fastest;
   std::lock_guard<std::mutex> lock(mutex);
   std::string key = physicalDeviceKey(caps);
-  auto known = narrowFaster.find(key);
-  if (known == narrowFaster.end()) {
-    known = narrowFaster.emplace(key, narrowWordsFaster(device)).first;
-  }
-  return known->second ? VectorWords::Bits32 : VectorWords::Bits64;
+  auto known = fastest.find(key);
+  if (known == fastest.end()) known = fastest.emplace(key, fastestWords(device)).first;
+  return known->second;
 }
 
 }  // namespace detail

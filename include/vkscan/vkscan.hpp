@@ -243,17 +243,20 @@ struct PhysicalDeviceSummary {
 };
 
 // Options for a headless device made by vkscan.
-// How kernels move vectors of 4-byte elements (FLOAT32, INT32, UINT32)
-// through memory. Every choice gives the same bits; only the speed differs,
-// and only on CPU implementations (lavapipe accesses memory one vector
-// component at a time; GPUs load 16 bytes either way).
+// How kernels move vectors of 4-byte elements (FLOAT32, INT32, UINT32), and
+// with Load64Store32 also of FLOAT16, through memory. Every choice gives the
+// same bits; only the speed differs, and only on CPU implementations
+// (lavapipe accesses memory one vector component at a time; GPUs load 16
+// bytes either way).
 enum class VectorWords {
-  Automatic,  // chosen when the Device is made; see DeviceOptions::vectorWords
-  Bits32,     // vectors of 32-bit words
-  Bits64,     // 64-bit words and, where aligned, 32-byte units (needs shaderInt64)
+  Automatic,      // chosen when the Device is made; see DeviceOptions::vectorWords
+  Bits32,         // vectors of 32-bit words
+  Bits64,         // 64-bit words and, where aligned, 32-byte units (needs shaderInt64)
+  Load64Store32,  // loads as Bits64, stores as Bits32 (needs shaderInt64)
 };
 
-// "Automatic", "Bits32" or "Bits64"; "UNKNOWN" for a value outside the enum.
+// "Automatic", "Bits32", "Bits64" or "Load64Store32"; "UNKNOWN" for a value
+// outside the enum.
 VKSCAN_API const char* vectorWordsName(VectorWords words) noexcept;
 
 struct DeviceOptions {
@@ -305,13 +308,14 @@ struct DeviceOptions {
   bool disablePushDescriptor = false;
   // Automatic: Bits64, except on a headless Device over a CPU implementation
   // (VK_PHYSICAL_DEVICE_TYPE_CPU) with VK_KHR_push_descriptor: there the
-  // Device times a copy in each width when it is made, once per process and
-  // physical device (about 0.1 s on lavapipe, pipelines included), and takes
-  // Bits32 if it copied at least 10 % faster. Measured with lavapipe on an
-  // Intel Xeon, Bits32 ran FLOAT32 1-D 2^24 at 0.73 of the copy roof where
-  // Bits64 ran 0.62; on an AMD EPYC Bits64 was the faster (README). An
+  // Device times a copy in each of the three forms when it is made, once per
+  // process and physical device (about 0.2 s on lavapipe, pipelines
+  // included), and takes another form than Bits64 only where it copied at
+  // least 10 % faster. Measured with lavapipe on an Intel Xeon, FLOAT32 1-D
+  // 2^24 ran at 8.1 GB/s with Bits32, 9.2 with Load64Store32 and about 6.7
+  // with Bits64; on an AMD EPYC Bits64 was the faster (README). An
   // ExternalDevice never submits work at creation, so there Automatic means
-  // Bits64; an engine on a CPU implementation can ask for Bits32.
+  // Bits64; an engine on a CPU implementation can ask for another form.
   // Without shaderInt64 (absent, or disableInt64) kernels always move 32-bit
   // words, whatever is asked. Device::vectorWords() tells the outcome.
   VectorWords vectorWords = VectorWords::Automatic;
@@ -454,8 +458,8 @@ class VKSCAN_API Device {
   // Pipelines created so far (each a distinct key), for tests and tools.
   size_t cachedPipelineCount() const noexcept;
 
-  // The vector words this device's kernels use: Bits32 or Bits64, never
-  // Automatic (DeviceOptions::vectorWords).
+  // The vector words this device's kernels use: Bits32, Bits64 or
+  // Load64Store32, never Automatic (DeviceOptions::vectorWords).
   VectorWords vectorWords() const noexcept;
 
   struct Impl;

@@ -51,10 +51,15 @@ const Stage kStages[] = {Stage::RowsReduce,
 const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
                            DataType::Int64,   DataType::UInt64,  DataType::Float64};
 
-constexpr KernelVariant kNative{false, false, false};
-constexpr KernelVariant kNarrowWords{false, false, true};
-const KernelVariant kVariants[] = {
-    kNative, {true, false, false}, {false, true, false}, {true, true, false}, kNarrowWords};
+constexpr KernelVariant kNative{false, false, false, false};
+constexpr KernelVariant kNarrowWords{false, false, true, false};
+constexpr KernelVariant kWordStores{false, false, false, true};
+const KernelVariant kVariants[] = {kNative,
+                                   {true, false, false, false},
+                                   {false, true, false, false},
+                                   {true, true, false, false},
+                                   kNarrowWords,
+                                   kWordStores};
 
 bool isFourBytes(DataType type) {
   return dataTypeSize(type) == 4;
@@ -77,7 +82,7 @@ struct Kernel {
            (variant.emulatedInt64 ? " emulated-int64" : "") +
            (variant.packedHalves ? " packed-halves" : "") +
            (variant.narrowWords ? " narrow-words" : "") +
-           (storageBuffers ? " storage-buffers" : "");
+           (variant.wordStores ? " word-stores" : "") + (storageBuffers ? " storage-buffers" : "");
   }
   // The capabilities of this build, or of its `other` variant.
   std::set<uint32_t> capabilitiesOf(KernelVariant other) const {
@@ -129,7 +134,8 @@ TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") 
 // shaderInt64, and the FLOAT16 ones storageBuffer16BitAccess.
 TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for FLOAT16 only") {
   auto native = [](KernelVariant variant) {
-    return !variant.emulatedInt64 && !variant.packedHalves && !variant.narrowWords;
+    return !variant.emulatedInt64 && !variant.packedHalves && !variant.narrowWords &&
+           !variant.wordStores;
   };
   forEachKernel(native, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
     // Storage-buffer kernels index with 32-bit offsets: only their 64-bit
@@ -195,8 +201,36 @@ TEST_CASE("kernels: narrow-words kernels move no 64-bit words, and exist for 4-b
   // Kernels without Int64 already move 32-bit words: narrowing changes none.
   for (DataType type : kTypes) {
     CAPTURE(dataTypeName(type));
-    KernelBinary emulated = kernelBinary(Stage::ChunkScan, type, {true, false, false}, true);
-    KernelBinary both = kernelBinary(Stage::ChunkScan, type, {true, false, true}, true);
+    KernelBinary emulated = kernelBinary(Stage::ChunkScan, type, {true, false, false, false}, true);
+    KernelBinary both = kernelBinary(Stage::ChunkScan, type, {true, false, true, false}, true);
     CHECK(emulated.code == both.code);
+  }
+}
+
+// VectorWords::Load64Store32 selects a build of its own for the 4-byte types
+// and FLOAT16 on 16-bit storage, which loads 64-bit words as the native build
+// does (so it declares Int64 too) and stores 32-bit words. The 8-byte types,
+// the packed halves and the kernels without Int64 keep their builds.
+TEST_CASE("kernels: word-stores kernels exist for 4-byte types and FLOAT16 on halves") {
+  auto wordStores = [](KernelVariant variant) { return variant.wordStores; };
+  forEachKernel(wordStores, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    KernelBinary own = kernelBinary(kernel.stage, kernel.type, kWordStores, kernel.storageBuffers);
+    KernelBinary native = kernelBinary(kernel.stage, kernel.type, kNative, kernel.storageBuffers);
+    bool ownBuild = isFourBytes(kernel.type) || kernel.type == DataType::Float16;
+    CHECK((own.code != native.code) == ownBuild);
+    CHECK(caps == kernel.capabilitiesOf(kNative));
+  });
+  // Packed halves concern FLOAT16 alone; the other types ignore them.
+  for (DataType type : kTypes) {
+    CAPTURE(dataTypeName(type));
+    for (KernelVariant without :
+         {KernelVariant{true, false, false, false}, KernelVariant{false, true, false, false},
+          KernelVariant{true, true, false, false}}) {
+      if (!without.emulatedInt64 && type != DataType::Float16) continue;
+      KernelVariant with = without;
+      with.wordStores = true;
+      CHECK(kernelBinary(Stage::ChunkScan, type, without, true).code ==
+            kernelBinary(Stage::ChunkScan, type, with, true).code);
+    }
   }
 }

@@ -53,11 +53,11 @@ Device makeDevice(Profile profile) {
   options.disableFloat16 = emulated || profile == Profile::PackedHalves;
   options.disablePushDescriptor =
       profile == Profile::DeviceAddresses || profile == Profile::EmulatedDeviceAddresses;
-  // Fixed, not Automatic, so that both builds of the 4-byte types run on
+  // Fixed, not Automatic, so that every build of the 4-byte types runs on
   // every host, whichever this host's timing would choose.
-  options.vectorWords = profile == Profile::Native || profile == Profile::GpuTuning
-                            ? VectorWords::Bits32
-                            : VectorWords::Bits64;
+  options.vectorWords = profile == Profile::Native      ? VectorWords::Load64Store32
+                        : profile == Profile::GpuTuning ? VectorWords::Bits32
+                                                        : VectorWords::Bits64;
   Device device(options);
   detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
   switch (profile) {

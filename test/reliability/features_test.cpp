@@ -4,7 +4,7 @@
 // it runs every type through the kernels' fallback variants, with the same
 // bytes as a device that has the features, and refuses tensors over 2^30
 // bytes when shaderInt64 is missing. DeviceOptions::vectorWords, the other
-// option that picks a build of the kernels, gives the same bytes both ways.
+// option that picks a build of the kernels, gives the same bytes every way.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -22,8 +22,10 @@ namespace {
 const std::vector<DataType> kTypes = {DataType::Float32, DataType::Float16, DataType::Int32,
                                       DataType::UInt32,  DataType::Int64,   DataType::UInt64,
                                       DataType::Float64};
-// The types DeviceOptions::vectorWords changes the kernels of.
-const std::vector<DataType> kFourByteTypes = {DataType::Float32, DataType::Int32, DataType::UInt32};
+// The types DeviceOptions::vectorWords changes the kernels of (FLOAT16 with
+// Load64Store32 only).
+const std::vector<DataType> kVectorWordsTypes = {DataType::Float32, DataType::Int32,
+                                                 DataType::UInt32, DataType::Float16};
 
 std::string unsupportedMessage(const Device& device, const CumulativeSummationDesc& desc) {
   try {
@@ -248,12 +250,12 @@ TEST_CASE("missing features: without shaderInt64 exactly 2^30 bytes are accepted
                     .createOperator(packedDesc(DataType::Float32, {(1u << 28) + 1}, 0)));
 }
 
-TEST_CASE("vector words: Bits64 and Bits32 give the native device's bytes, 4-byte types") {
-  // testDevice(Profile::Native) runs Bits32 on storage buffers; these run
-  // the other builds on the same tuning, and through device addresses.
-  for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32}) {
+TEST_CASE("vector words: every form gives the native device's bytes, 4-byte types and FLOAT16") {
+  // testDevice(Profile::Native) runs Load64Store32 on storage buffers; these
+  // run the other builds on the same tuning, and through device addresses.
+  for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32, VectorWords::Load64Store32}) {
     for (bool addresses : {false, true}) {
-      if (words == VectorWords::Bits32 && !addresses) continue;
+      if (words == VectorWords::Load64Store32 && !addresses) continue;
       CAPTURE(vectorWordsName(words));
       CAPTURE(addresses);
       DeviceOptions options = testDeviceOptions();
@@ -261,7 +263,7 @@ TEST_CASE("vector words: Bits64 and Bits32 give the native device's bytes, 4-byt
       options.disablePushDescriptor = addresses;
       Device device(options);
       CHECK(device.vectorWords() == words);
-      checkSameBytesAsNative(device, kFourByteTypes);
+      checkSameBytesAsNative(device, kVectorWordsTypes);
       CHECK(device.validationMessageCount() == 0);
     }
   }
@@ -269,17 +271,18 @@ TEST_CASE("vector words: Bits64 and Bits32 give the native device's bytes, 4-byt
 
 TEST_CASE("vector words: what each choice resolves to") {
   DeviceOptions options = testDeviceOptions();
-  for (VectorWords words : {VectorWords::Bits32, VectorWords::Bits64}) {
+  for (VectorWords words : {VectorWords::Bits32, VectorWords::Bits64, VectorWords::Load64Store32}) {
     options.vectorWords = words;
     CHECK(Device(options).vectorWords() == words);
   }
-  // Automatic times both widths on lavapipe (a CPU device with push
-  // descriptors) once per process: either may win, the same each time.
+  // Automatic times the three forms on lavapipe (a CPU device with push
+  // descriptors) once per process: any may win, the same each time.
   options.vectorWords = VectorWords::Automatic;
   Device automatic(options);
   VectorWords chosen = automatic.vectorWords();
   CAPTURE(vectorWordsName(chosen));
-  CHECK((chosen == VectorWords::Bits32 || chosen == VectorWords::Bits64));
+  CHECK((chosen == VectorWords::Bits32 || chosen == VectorWords::Bits64 ||
+         chosen == VectorWords::Load64Store32));
   CHECK(Device(options).vectorWords() == chosen);
   CHECK(runMatchesReference(automatic, packedDesc(DataType::Float32, {3, 5000}, 1), 41));
   // Without push descriptors there is no timing, and no Int64 means 32-bit
@@ -289,8 +292,10 @@ TEST_CASE("vector words: what each choice resolves to") {
   CHECK(Device(addresses).vectorWords() == VectorWords::Bits64);
   DeviceOptions noInt64 = options;
   noInt64.disableInt64 = true;
-  noInt64.vectorWords = VectorWords::Bits64;
-  CHECK(Device(noInt64).vectorWords() == VectorWords::Bits32);
+  for (VectorWords words : {VectorWords::Bits64, VectorWords::Load64Store32}) {
+    noInt64.vectorWords = words;
+    CHECK(Device(noInt64).vectorWords() == VectorWords::Bits32);
+  }
   // An engine's device: vkscan submits nothing at creation.
   Device wrapped(externalDeviceOf(automatic), DeviceOptions{});
   CHECK(wrapped.vectorWords() == VectorWords::Bits64);

@@ -11,7 +11,7 @@ namespace {
 using detail::check;
 using detail::vkStruct;
 
-static_assert(sizeof(CopyParams) == 32, "CopyParams must match copy.comp");
+static_assert(sizeof(CopyParams) == 40, "CopyParams must match copy.comp");
 static_assert(sizeof(NaiveParams) == 40, "NaiveParams must match naive.comp");
 constexpr uint32_t kPushBytes = sizeof(NaiveParams);
 constexpr uint32_t kMaxDescriptorSets = 256;

@@ -56,9 +56,10 @@ Options:
                 the device is made without 16-bit storage, as with
                 DeviceOptions::disableFloat16: vkscan moves FLOAT16 as 32-bit words, and
                 the benchmark leaves out its own FLOAT16 copy and naive kernels
-  --vector-words auto|32|64
+  --vector-words auto|32|64|64-32
                 DeviceOptions::vectorWords for vkscan's kernels: auto (default) lets
-                vkscan time both at start-up; 32 or 64 forces one
+                vkscan time the forms at start-up; 32 (Bits32), 64 (Bits64) or 64-32
+                (Load64Store32: 64-bit loads, 32-bit stores) forces one
   --validation  run under the Khronos validation layer with synchronization validation
                 (which must be installed) and fail on any message it reports; a check
                 of the benchmark's own Vulkan use, whose timings it makes meaningless
@@ -164,8 +165,10 @@ Options parseOptions(int argc, char** argv) {
         options.vectorWords = VectorWords::Bits32;
       } else if (words == "64") {
         options.vectorWords = VectorWords::Bits64;
+      } else if (words == "64-32") {
+        options.vectorWords = VectorWords::Load64Store32;
       } else {
-        throw UsageError("--vector-words: '" + words + "' is not auto, 32 or 64");
+        throw UsageError("--vector-words: '" + words + "' is not auto, 32, 64 or 64-32");
       }
     } else if (arg == "--validation") {
       options.validation = true;
@@ -215,6 +218,9 @@ struct CopyKernel {
   uint32_t kernelBytes = 0;    // bytes of the kernel's element
   uint32_t perInvocation = 0;  // elements per invocation
   bool descriptors = false;    // storage buffers in a descriptor set, not device addresses
+  // A run of blocks per invocation (copy.comp BENCH_COPY_RUNS), the other
+  // family: each case times the fastest of each family (runRoof()).
+  bool runs = false;
 };
 
 struct RoofChoice {
@@ -226,10 +232,12 @@ const uint32_t kRoofWorkgroupSizes[] = {64, 128, 256};
 
 // Candidates for one element size: the element type itself, loaded as
 // vectors or strided scalars, through device addresses (as vkscan) or
-// descriptors; and the vector copies of the same bytes in the other word
-// sizes: 32-bit for 2- and 8-byte elements, 64-bit for 2- and 4-byte ones
+// descriptors; the vector copies of the same bytes in the other word sizes:
+// 32-bit for 2- and 8-byte elements, 64-bit for 2- and 4-byte ones
 // (lavapipe moves each vector component on its own, so wider words can copy
-// faster, and vkscan's kernels move 2- and 4-byte vectors as 64-bit words).
+// faster, and vkscan's kernels move 2- and 4-byte vectors as 64-bit words);
+// and runs of 64-byte blocks per invocation, in 32-bit words or 32-byte
+// units, which on a CPU device beat every copy of a block per invocation.
 // The element type's own family for 2-byte elements needs
 // storageBuffer16BitAccess (`halves`).
 std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
@@ -256,6 +264,23 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
     kernels.push_back(of[0]);
     kernels.push_back(of[2]);
   };
+  auto run = [](const std::string& name, uint32_t blocks, const uint32_t* code, size_t codeWords) {
+    return CopyKernel{"ssbo runs" + std::to_string(blocks) + " " + name,
+                      code,
+                      codeWords,
+                      4,
+                      16 * blocks,
+                      true,
+                      true};
+  };
+  const std::vector<CopyKernel> runs = {
+      run("u32", 64, s::spv_copy_runs_words_64, s::spv_copy_runs_words_64_words),
+      run("u64x4>u32", 64, s::spv_copy_runs_units_words_64, s::spv_copy_runs_units_words_64_words),
+      run("u64x4", 64, s::spv_copy_runs_units_64, s::spv_copy_runs_units_64_words),
+      run("u32", 256, s::spv_copy_runs_words_256, s::spv_copy_runs_words_256_words),
+      run("u64x4>u32", 256, s::spv_copy_runs_units_words_256,
+          s::spv_copy_runs_units_words_256_words),
+      run("u64x4", 256, s::spv_copy_runs_units_256, s::spv_copy_runs_units_256_words)};
   std::vector<CopyKernel> kernels;
   switch (elementBytes) {
     case 2:
@@ -267,19 +292,21 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
       }
       addVectorCopies(kernels, words);
       addVectorCopies(kernels, wideWords);
-      return kernels;
+      break;
     case 4:
       kernels = words;
       addVectorCopies(kernels, wideWords);
-      return kernels;
+      break;
     case 8:
       kernels = wideWords;
       addVectorCopies(kernels, words);
-      return kernels;
+      break;
     default:
       throw Error("vkscan-bench has no copy kernel for " + std::to_string(elementBytes) +
                   "-byte elements");
   }
+  kernels.insert(kernels.end(), runs.begin(), runs.end());
+  return kernels;
 }
 
 // Records the roof's copy of `bytes` from `src` to `dst`.
@@ -367,8 +394,12 @@ Timing timingFor(const Options& options, const Case& c) {
   return timing;
 }
 
-std::map<uint32_t, RoofChoice> calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes,
-                                             const Options& options, Report& report) {
+// The roof of one element size: the fastest candidate of each family (a
+// block per invocation, runs of blocks), both timed on every case's bytes.
+using Roofs = std::map<uint32_t, std::vector<RoofChoice>>;
+
+Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Options& options,
+                    Report& report) {
   const uint64_t bytes = options.quick ? (4u << 20) : (64u << 20);
   report.roofBytes = bytes;
   Device::Impl& impl = gpu.impl();
@@ -377,7 +408,7 @@ std::map<uint32_t, RoofChoice> calibrateRoof(Gpu& gpu, const std::set<uint32_t>&
   auto* fill = static_cast<uint32_t*>(src.mapped());
   for (uint64_t i = 0; i < bytes / 4; ++i) fill[i] = uint32_t(i * 2654435761u);
 
-  std::map<uint32_t, RoofChoice> chosen;
+  Roofs chosen;
   for (uint32_t elementBytes : elementSizes) {
     std::vector<RoofChoice> candidates;
     for (const CopyKernel& kernel :
@@ -404,19 +435,23 @@ std::map<uint32_t, RoofChoice> calibrateRoof(Gpu& gpu, const std::set<uint32_t>&
     timing.warmUp = 1;
     timing.minimum = timing.maximum = options.quick ? 3 : 11;
     runRoundRobin(methods, timing);
-    size_t best = 0;
     std::vector<double> gbps;
+    size_t best[2] = {candidates.size(), candidates.size()};  // per family
     for (size_t i = 0; i < methods.size(); ++i) {
       gbps.push_back(2.0 * double(bytes) / methods[i].medianGpu());
-      if (gbps[i] > gbps[best]) best = i;
+      size_t& family = best[candidates[i].kernel.runs ? 1 : 0];
+      if (family == candidates.size() || gbps[i] > gbps[family]) family = i;
     }
-    chosen[elementBytes] = candidates[best];
     for (size_t i = 0; i < candidates.size(); ++i) {
+      bool champion = i == best[0] || i == best[1];
       report.roofVariants.push_back({candidates[i].kernel.name, candidates[i].workgroupSize,
-                                     elementBytes, gbps[i], i == best});
+                                     elementBytes, gbps[i], champion});
+      if (champion) {
+        chosen[elementBytes].push_back(candidates[i]);
+        progress("roof for %u-byte elements: %s, workgroup %u, %.2f GB/s", elementBytes,
+                 candidates[i].kernel.name.c_str(), candidates[i].workgroupSize, gbps[i]);
+      }
     }
-    progress("roof for %u-byte elements: %s, workgroup %u, %.2f GB/s", elementBytes,
-             candidates[best].kernel.name.c_str(), candidates[best].workgroupSize, gbps[best]);
   }
 
   // For scale: the driver's own copy, which no kernel can use as its roof.
@@ -485,9 +520,8 @@ double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in,
   return median(samples);
 }
 
-CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
-                   const std::map<uint32_t, RoofChoice>& roofs, const Options& options,
-                   uint64_t seed) {
+CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& roofs,
+                   const Options& options, uint64_t seed) {
   CaseResult result;
   result.c = c;
   const uint64_t bytes = c.bytes();
@@ -511,7 +545,11 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
   } else {
     out = std::make_unique<DeviceBuffer>(impl, allocation);
   }
-  DeviceBuffer roofOut(impl, allocation);
+  const std::vector<RoofChoice>& roofChoices = roofs.at(uint32_t(dataTypeSize(c.type)));
+  std::vector<std::unique_ptr<DeviceBuffer>> roofOuts;
+  for (size_t i = 0; i < roofChoices.size(); ++i) {
+    roofOuts.push_back(std::make_unique<DeviceBuffer>(impl, allocation));
+  }
   size_t naiveWords = 0;
   const uint32_t* naiveSpirv =
       naiveKernel(c.type, impl.capabilities.storageBuffer16BitAccess, naiveWords);
@@ -529,10 +567,11 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
   }
   auto vkscanCommands = gpu.record(
       [&](VkCommandBuffer cb) { op.record(cb, inBinding, outBinding, scratchBinding); }, restoreIn);
-  const RoofChoice& roof = roofs.at(uint32_t(dataTypeSize(c.type)));
-  result.roofKernel = roof.kernel.name + " wg " + std::to_string(roof.workgroupSize);
-  auto roofCommands =
-      gpu.record([&](VkCommandBuffer cb) { recordRoof(gpu, cb, roof, in, roofOut, bytes); });
+  std::vector<std::unique_ptr<TimedCommands>> roofCommands;
+  for (size_t i = 0; i < roofChoices.size(); ++i) {
+    roofCommands.push_back(gpu.record(
+        [&](VkCommandBuffer cb) { recordRoof(gpu, cb, roofChoices[i], in, *roofOuts[i], bytes); }));
+  }
   std::unique_ptr<TimedCommands> naiveCommands;
   if (naiveRuns) {
     NaiveParams params{};
@@ -559,7 +598,12 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
   // so both can be checked after the last round.
   std::vector<Method> methods;
   methods.push_back({"vkscan", [&] { return gpu.submit(*vkscanCommands); }, {}});
-  methods.push_back({"roof", [&] { return gpu.submit(*roofCommands); }, {}});
+  const size_t firstRoof = methods.size();
+  for (const std::unique_ptr<TimedCommands>& commands : roofCommands) {
+    TimedCommands* timed = commands.get();
+    methods.push_back({"roof", [&gpu, timed] { return gpu.submit(*timed); }, {}});
+  }
+  const size_t naiveMethod = methods.size();
   if (naiveRuns) methods.push_back({"naive", [&] { return gpu.submit(*naiveCommands); }, {}});
   methods.push_back({"cpu",
                      [&] {
@@ -574,16 +618,31 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c,
 
   result.vkscanNs = methods[0].medianGpu();
   result.vkscanWallNs = methods[0].medianWall();
-  result.roofNs = methods[1].medianGpu();
-  result.ratioSpread = pairedRatios(methods[1].gpuNs(), methods[0].gpuNs());
-  if (naiveRuns) result.naiveNs = methods[2].medianGpu();
+  // Each round's roof is the faster of the families' copies in that round.
+  std::vector<double> roofNs = methods[firstRoof].gpuNs();
+  size_t fastest = 0;
+  for (size_t i = 1; i < roofChoices.size(); ++i) {
+    std::vector<double> ns = methods[firstRoof + i].gpuNs();
+    for (size_t round = 0; round < roofNs.size(); ++round) {
+      roofNs[round] = std::min(roofNs[round], ns[round]);
+    }
+    if (median(ns) < methods[firstRoof + fastest].medianGpu()) fastest = i;
+  }
+  const RoofChoice& roof = roofChoices[fastest];
+  result.roofKernel = roof.kernel.name + " wg " + std::to_string(roof.workgroupSize);
+  result.roofNs = median(roofNs);
+  result.ratioSpread = pairedRatios(roofNs, methods[0].gpuNs());
+  if (naiveRuns) result.naiveNs = methods[naiveMethod].medianGpu();
   result.cpuNs = methods.back().medianGpu();
 
   const void* vkscanOut = c.inPlace ? in.mapped() : out->mapped();
   Check check = checkExact(c, input.data(), expected.data(), vkscanOut);
   if (!check.ok) result.failures.push_back("vkscan: " + check.message);
-  if (std::memcmp(roofOut.mapped(), in.mapped(), bytes) != 0) {
-    result.failures.push_back("roof: the copy differs from its source");
+  for (size_t i = 0; i < roofChoices.size(); ++i) {
+    if (std::memcmp(roofOuts[i]->mapped(), in.mapped(), bytes) != 0) {
+      result.failures.push_back("roof " + roofChoices[i].kernel.name +
+                                ": the copy differs from its source");
+    }
   }
   if (naiveRuns) {
     check = checkSerial(c, input.data(), expected.data(), naiveOut->mapped());
@@ -747,9 +806,9 @@ int run(const Options& options) {
       int64FreeDevice = std::make_unique<Device>(external, scanOptions);
     }
     const Device& scanDevice = int64FreeDevice ? *int64FreeDevice : device;
-    report.settings += std::string(" vkscan moves 4-byte types as ") +
-                       (scanDevice.vectorWords() == VectorWords::Bits32 ? "32" : "64") +
-                       "-bit words (vectorWords " + vectorWordsName(options.vectorWords) + ").";
+    report.settings += std::string(" vkscan's vector words: ") +
+                       vectorWordsName(scanDevice.vectorWords()) + " (vectorWords " +
+                       vectorWordsName(options.vectorWords) + ").";
 
     Gpu gpu(device);
     if (options.validation && !gpu.impl().synchronizationValidation) {
@@ -759,7 +818,7 @@ int run(const Options& options) {
     }
     std::set<uint32_t> elementSizes;
     for (const Case& c : cases) elementSizes.insert(uint32_t(dataTypeSize(c.type)));
-    std::map<uint32_t, RoofChoice> roofs = calibrateRoof(gpu, elementSizes, options, report);
+    Roofs roofs = calibrateRoof(gpu, elementSizes, options, report);
 
     progress("pipeline creation: cold, warm VkPipelineCache, warm Mesa disk cache");
     report.pipeline = measurePipelines(scanOptions, options, cacheRoot);

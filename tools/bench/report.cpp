@@ -44,11 +44,12 @@ std::string formatText(const Report& report) {
   if (!report.roofVariants.empty()) {
     out += format(
         "Roof candidates: compute copy of %s, GPU GB/s (bytes read + written); "
-        "* = chosen for that element size\n",
+        "* = fastest of its family\n(a block per invocation, or runs of blocks) for that "
+        "element size\n",
         bytesText(report.roofBytes).c_str());
-    out += format("  %-18s %6s %6s %10s\n", "kernel", "elem", "wg", "GB/s");
+    out += format("  %-24s %6s %6s %10s\n", "kernel", "elem", "wg", "GB/s");
     for (const RoofVariant& v : report.roofVariants) {
-      out += format("  %-18s %5uB %6u %10.2f %s\n", v.name.c_str(), v.elementBytes, v.workgroupSize,
+      out += format("  %-24s %5uB %6u %10.2f %s\n", v.name.c_str(), v.elementBytes, v.workgroupSize,
                     v.gbps, v.chosen ? "*" : "");
     }
     out += format("  (for scale, not a candidate: vkCmdCopyBuffer of the same bytes %.2f GB/s)\n",
@@ -124,10 +125,12 @@ std::string formatText(const Report& report) {
       "excludes).\n";
   out += "  record_us: median CPU time of one Operator::record() into a command buffer.\n";
   out +=
-      "  roof: the fastest copy kernel for the element size (table above) on the case's\n"
-      "    bytes; bda = device addresses in push constants (as vkscan's kernels), ssbo =\n"
-      "    storage buffers in a descriptor set, vec16 = 16 elements per invocation as 16-byte\n"
-      "    vectors, strided4 = 4 scalars strided by the workgroup size.\n";
+      "  roof: each round, the faster of the two family champions (table above) copying\n"
+      "    the case's bytes; bda = device addresses in push constants, ssbo = storage\n"
+      "    buffers in a descriptor set, vec16 = 16 elements per invocation as 16-byte\n"
+      "    vectors, strided4 = 4 scalars strided by the workgroup size, runsN = N\n"
+      "    consecutive 64-byte blocks per invocation (u64x4>u32: loaded as 32-byte units,\n"
+      "    stored as 32-bit words).\n";
   if (anyNaiveNa) {
     out +=
         "  naive n/a: one invocation loops over the whole axis, and lavapipe silently stops\n"

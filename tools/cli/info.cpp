@@ -105,9 +105,13 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                                  ? "native 64-bit integers"
                                  : "emulated 64-bit integers (tensors up to " +
                                        std::to_string(kMaxTensorBytesWithoutInt64) + " bytes)";
-  std::printf("  kernels:              %s, %s, 4-byte types on %s words\n", int64Kernels.c_str(),
+  const char* words = device.vectorWords() == VectorWords::Bits32   ? "4-byte types on 32-bit words"
+                      : device.vectorWords() == VectorWords::Bits64 ? "4-byte types on 64-bit words"
+                                                                    : "64-bit loads and 32-bit "
+                                                                      "stores";
+  std::printf("  kernels:              %s, %s, %s\n", int64Kernels.c_str(),
               caps.storageBuffer16BitAccess ? "16-bit storage" : "halves packed in 32-bit words",
-              device.vectorWords() == VectorWords::Bits32 ? "32-bit" : "64-bit");
+              words);
   std::printf("  limits:\n");
   printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
   printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");

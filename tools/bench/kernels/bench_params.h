@@ -17,6 +17,8 @@ struct CopyParams {
   uint64_t count;
   uint groupsX;     // dispatch width, to flatten 2-D workgroup ids
   uint firstGroup;  // the dispatch's first workgroup in the whole copy
+  uint zero;        // always 0 (runs copies, see copy.comp)
+  uint pad;
 };
 
 #define BENCH_NAIVE_EXCLUSIVE 1u
