@@ -22,10 +22,11 @@ namespace {
 const std::vector<DataType> kTypes = {DataType::Float32, DataType::Float16, DataType::Int32,
                                       DataType::UInt32,  DataType::Int64,   DataType::UInt64,
                                       DataType::Float64};
-// The types DeviceOptions::vectorWords changes the kernels of (FLOAT16 with
-// Load64Store32 only).
+// The types DeviceOptions::vectorWords changes the kernels of (FLOAT16, INT64
+// and UINT64 with Load64Store32 only).
 const std::vector<DataType> kVectorWordsTypes = {DataType::Float32, DataType::Int32,
-                                                 DataType::UInt32, DataType::Float16};
+                                                 DataType::UInt32,  DataType::Float16,
+                                                 DataType::Int64,   DataType::UInt64};
 
 std::string unsupportedMessage(const Device& device, const CumulativeSummationDesc& desc) {
   try {
@@ -250,7 +251,7 @@ TEST_CASE("missing features: without shaderInt64 exactly 2^30 bytes are accepted
                     .createOperator(packedDesc(DataType::Float32, {(1u << 28) + 1}, 0)));
 }
 
-TEST_CASE("vector words: every form gives the native device's bytes, 4-byte types and FLOAT16") {
+TEST_CASE("vector words: every form gives the native device's bytes, every type it changes") {
   // testDevice(Profile::Native) runs Load64Store32 on storage buffers; these
   // run the other builds on the same tuning, and through device addresses.
   for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32, VectorWords::Load64Store32}) {
