@@ -296,7 +296,8 @@ VEC_T storeFromVec(VEC_T v) { return v; }
 // VKSCAN_WORD_STORES build. There they store as the 32-bit words of VEC_T:
 // on lavapipe (Intel Xeon host, where 64-bit words load faster than 32-bit
 // ones and store slower), against 32-bit words both ways, FLOAT32 rows
-// [4096, 4096] went from 10.9 to 13.2 GB/s and 1-D 2^24 from 8.1 to 9.2.
+// [4096, 4096] went from 11.6 to 12.9 GB/s and 1-D 2^24 from 7.8 to 9.2
+// (README, the table of the three forms).
 #ifdef VKSCAN_WORD_STORES
 #define VEC_OUT_T VEC_T
 VEC_T outFromVec(VEC_T v) { return v; }

@@ -312,8 +312,8 @@ struct DeviceOptions {
   // process and physical device (about 0.2 s on lavapipe, pipelines
   // included), and takes another form than Bits64 only where it copied at
   // least 10 % faster. Measured with lavapipe on an Intel Xeon, FLOAT32 1-D
-  // 2^24 ran at 8.1 GB/s with Bits32, 9.2 with Load64Store32 and about 6.7
-  // with Bits64; on an AMD EPYC Bits64 was the faster (README). An
+  // 2^24 ran at 7.8 GB/s with Bits32, 9.2 with Load64Store32 and 6.6 with
+  // Bits64; on an AMD EPYC Bits64 was the faster (README). An
   // ExternalDevice never submits work at creation, so there Automatic means
   // Bits64; an engine on a CPU implementation can ask for another form.
   // Without shaderInt64 (absent, or disableInt64) kernels always move 32-bit
