@@ -5,6 +5,7 @@
 #include <vector>
 #include <vkscan/vkscan.hpp>
 
+using vkscan::bench::fastestPerRound;
 using vkscan::bench::median;
 using vkscan::bench::pairedRatios;
 using vkscan::bench::quantile;
@@ -52,4 +53,11 @@ TEST_CASE("statistics: paired ratios reject lists of different lengths and non-p
   CHECK_THROWS_WITH_AS(pairedRatios({1}, {-1}),
                        doctest::Contains("denominator 0 is -1.000000, not positive"),
                        vkscan::Error);
+}
+
+TEST_CASE("statistics: the fastest per round takes each round's least time") {
+  CHECK(fastestPerRound({{30, 10, 20}, {20, 40, 20}}) == std::vector<double>{20, 10, 20});
+  CHECK(fastestPerRound({{5, 6}}) == std::vector<double>{5, 6});
+  CHECK_THROWS_AS(fastestPerRound({}), vkscan::Error);
+  CHECK_THROWS_AS(fastestPerRound({{1, 2}, {3}}), vkscan::Error);
 }

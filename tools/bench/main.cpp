@@ -618,16 +618,13 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
 
   result.vkscanNs = methods[0].medianGpu();
   result.vkscanWallNs = methods[0].medianWall();
-  // Each round's roof is the faster of the families' copies in that round.
-  std::vector<double> roofNs = methods[firstRoof].gpuNs();
+  std::vector<std::vector<double>> roofSeries;
   size_t fastest = 0;
-  for (size_t i = 1; i < roofChoices.size(); ++i) {
-    std::vector<double> ns = methods[firstRoof + i].gpuNs();
-    for (size_t round = 0; round < roofNs.size(); ++round) {
-      roofNs[round] = std::min(roofNs[round], ns[round]);
-    }
-    if (median(ns) < methods[firstRoof + fastest].medianGpu()) fastest = i;
+  for (size_t i = 0; i < roofChoices.size(); ++i) {
+    roofSeries.push_back(methods[firstRoof + i].gpuNs());
+    if (median(roofSeries[i]) < median(roofSeries[fastest])) fastest = i;
   }
+  std::vector<double> roofNs = fastestPerRound(roofSeries);
   const RoofChoice& roof = roofChoices[fastest];
   result.roofKernel = roof.kernel.name + " wg " + std::to_string(roof.workgroupSize);
   result.roofNs = median(roofNs);

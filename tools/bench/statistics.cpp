@@ -35,4 +35,19 @@ RatioSpread pairedRatios(const std::vector<double>& numerators,
   return {quantile(ratios, 0.25), quantile(ratios, 0.5), quantile(ratios, 0.75)};
 }
 
+std::vector<double> fastestPerRound(const std::vector<std::vector<double>>& series) {
+  if (series.empty()) throw Error("fastest per round of no series");
+  std::vector<double> fastest = series.front();
+  for (const std::vector<double>& times : series) {
+    if (times.size() != fastest.size()) {
+      throw Error("fastest per round of series of " + std::to_string(fastest.size()) + " and " +
+                  std::to_string(times.size()) + " rounds");
+    }
+    for (size_t round = 0; round < times.size(); ++round) {
+      fastest[round] = std::min(fastest[round], times[round]);
+    }
+  }
+  return fastest;
+}
+
 }  // namespace vkscan::bench

@@ -33,6 +33,12 @@ struct RatioSpread {
 RatioSpread pairedRatios(const std::vector<double>& numerators,
                          const std::vector<double>& denominators);
 
+// Round by round, the least of the methods' times: series[m][round]. The
+// roof of a case is the faster of its copies in each round, so that the
+// round's ratio pairs vkscan with the copies timed beside it. Throws
+// vkscan::Error where there is no series or their lengths differ.
+std::vector<double> fastestPerRound(const std::vector<std::vector<double>>& series);
+
 }  // namespace vkscan::bench
 
 #endif
