@@ -57,7 +57,8 @@ struct Device::Impl {
   // kernel family on one device.
   detail::Tuning tuning{};
   DeviceOptions options;
-  // options.vectorWords resolved (lib/vector_words.hpp): Bits32 or Bits64.
+  // options.vectorWords resolved (lib/vector_words.hpp): Bits32, Bits64 or
+  // Load64Store32.
   VectorWords vectorWords = VectorWords::Bits64;
   std::atomic<uint64_t> validationMessages{0};
   bool validationEnabled = false;  // the layer is loaded and reports here
