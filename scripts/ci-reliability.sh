@@ -11,7 +11,7 @@
 #      fails), fault injection, timeouts, missing features, determinism,
 #      large tensors, and the portability runs (subgroup size 4, one thread)
 #   2. ASan + UBSan build (gcc): the lib suite (but its largest differential
-#      test) and the reliability tests
+#      test, and on three test profiles of eight) and the reliability tests
 #   3. TSan build (clang): eight threads sharing one device
 #   4. libFuzzer build (clang): fuzz_plan and fuzz_npy for a bounded time
 #
@@ -119,8 +119,14 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 # Less one suite: "every mode on rows, columns and short-line shapes" is
 # 3584 device runs of plans the other suites also record, and took 397 s of
 # the step's 747 under ASan (160 s in the release step, which keeps it).
+# And three of the eight test profiles, which between them take every host
+# path the others do: lavapipe's plans with push descriptors and
+# Load64Store32, GPU plans with Bits32, and the emulated variants bound
+# through device addresses. With all eight, a cold machine took 1719 s for
+# this step (its lib cases up to 598 s each), the release step 38 min.
+export VKSCAN_TEST_PROFILES=native,gpu-tuning,emulated-device-addresses
 ctest_step "$asan" asan -L "^(lib|reliability)$" -E "^every mode on rows, columns and short-line shapes$"
-unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS VKSCAN_TEST_PROFILES
 fi
 
 # --- 3. TSan ------------------------------------------------------------------

@@ -96,7 +96,7 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
   const uint32_t lengths[] = {1,    2,    3,    4,    5,    7,     8,     9,    15,  16,
                               17,   31,   32,   33,   127,  128,   129,   255,  256, 257,
                               1023, 4095, 4096, 4097, 8191, 65535, 65536, 65537};
-  for (test::Profile profile : test::kAllProfiles) {
+  for (test::Profile profile : test::testedProfiles()) {
     for (DataType type : kTypes) {
       for (uint32_t n : lengths) {
         CumulativeSummationDesc desc = test::packedDesc(type, {n}, 0);
@@ -109,7 +109,7 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
 }
 
 TEST_CASE("every mode on rows, columns and short-line shapes") {
-  for (test::Profile profile : test::kAllProfiles) {
+  for (test::Profile profile : test::testedProfiles()) {
     for (DataType type : kTypes) {
       checkAllModes(test::packedDesc(type, {37, 300}, 1), 11, profile);
       checkAllModes(test::packedDesc(type, {300, 37}, 0), 12, profile);
@@ -132,7 +132,7 @@ TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocat
   detail::Plan segmented = planOn(native, test::packedDesc(DataType::Float32, {1000, 3}, 1));
   REQUIRE(segmented.dispatches.size() == 1);
   CHECK(segmented.dispatches[0].pipeline.segmentLength == 3);
-  for (test::Profile profile : test::kAllProfiles) {
+  for (test::Profile profile : test::testedProfiles()) {
     for (DataType type : kTypes) {
       for (uint32_t length : {3u, 16u}) {
         checkAllModes(test::packedDesc(type, {1000, length}, 1), 40 + length, profile);
@@ -149,7 +149,7 @@ TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocat
 }
 
 TEST_CASE("long axes: multi-level carries in rows and columns") {
-  for (test::Profile profile : test::kAllProfiles) {
+  for (test::Profile profile : test::testedProfiles()) {
     checkAllModes(test::packedDesc(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
     checkAgainstReference(test::packedDesc(DataType::Float16, {(1u << 18) + 1}, 0), false, 22,
                           profile);
@@ -163,7 +163,7 @@ TEST_CASE("long axes: multi-level carries in rows and columns") {
 }
 
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
-  for (test::Profile profile : test::kAllProfiles) {
+  for (test::Profile profile : test::testedProfiles()) {
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int64}) {
       // A strided axis whose inner extent (2) is too narrow to interleave.
       checkAllModes(test::packedDesc(type, {3, 9000, 2}, 1), 31, profile);
@@ -185,7 +185,8 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
 // case a tuning lowers it).
 // Many lines would be walked whole by default: the threshold is raised.
 TEST_CASE("single pass with look-back: many tiles") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     const detail::Tuning saved = impl.tuning;
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
@@ -215,7 +216,8 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
   values[4097] = -values[0];
   std::vector<uint8_t> input(values.size() * sizeof(int32_t));
   std::memcpy(input.data(), values.data(), input.size());
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     for (bool inPlace : {false, true}) {
       CAPTURE(test::profileName(profile));
       CAPTURE(inPlace);
@@ -250,8 +252,8 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
     std::vector<uint8_t> expected = input;
     test::referenceCumsum(desc, input, expected);
     for (test::Profile profile :
-         {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated,
-          test::Profile::EmulatedDeviceAddresses}) {
+         test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses,
+                               test::Profile::Emulated, test::Profile::EmulatedDeviceAddresses})) {
       std::string profileName = test::profileName(profile);
       CAPTURE(profileName);
       Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
@@ -277,8 +279,9 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
 // they emulate), and the deepest carries; the others change only workgroup
 // sizes, and each costs CI minutes of shader compilation.
 TEST_CASE("interleaved lines: one vector and four vectors of lines, every type") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses,
-                                test::Profile::ManyPasses, test::Profile::Emulated}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses,
+                             test::Profile::ManyPasses, test::Profile::Emulated})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     auto planned = [&](const CumulativeSummationDesc& desc) { return planOn(impl, desc); };
     for (DataType type : kTypes) {
@@ -312,7 +315,8 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
 // through storage buffers and device addresses. Interleaved rows of four
 // vectors of lines likewise, on units and, padded, mid-unit.
 TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, every type") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     bool chunkWalks =
         !impl.tuning.rowsForContiguousAxes &&
@@ -353,7 +357,8 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
 // levels of carries) and in three passes (the reduce streams units too),
 // forwards and backwards, through storage buffers and device addresses.
 TEST_CASE("row units: interleaved rows of one vector, back to back, every type") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     bool chunkWalks =
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
@@ -391,7 +396,8 @@ TEST_CASE("row units: interleaved rows of one vector, back to back, every type")
 // apart, an outer dimension, three passes, and rows far enough apart to
 // touch ahead, in every type, through storage buffers and device addresses.
 TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     for (DataType type : kTypes) {
       CumulativeSummationDesc padded = test::packedDesc(type, {300, 64}, 0);
@@ -418,7 +424,8 @@ TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type"
 // one pass and in three, an outer dimension, and rows far enough apart to
 // touch ahead, in every type, through storage buffers and device addresses.
 TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     for (DataType type : kTypes) {
       uint32_t vector = test::vectorElements(type);
@@ -445,7 +452,8 @@ TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type"
 // last nodes of a chunk, which have no node ahead to touch, must still be
 // scanned. The threshold is set here so that every device runs the path.
 TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
-  for (test::Profile profile : {test::Profile::Native, test::Profile::DeviceAddresses}) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     const detail::Tuning saved = impl.tuning;
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
@@ -490,8 +498,8 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
 // to keep the device busy. The threshold is lowered here so that small
 // tensors take the path on every device.
 TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode") {
-  for (test::Profile profile :
-       {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated}) {
+  for (test::Profile profile : test::testedProfiles(
+           {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
     const detail::Tuning saved = impl.tuning;
     impl.tuning.wholeLineInvocations = 1;
@@ -533,6 +541,7 @@ TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
   std::mt19937_64 rng(20261122);
   const int cases = 300;
   int longAxes = 0, empties = 0;
+  const std::vector<test::Profile> profiles = test::testedProfiles();
   for (int c = 0; c < cases; ++c) {
     uint64_t seed = rng();
     std::mt19937_64 pick(seed);
@@ -585,8 +594,7 @@ TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
       }
       if (layout == 2) desc.input.strides[pick() % rank] = 0;
     }
-    checkAgainstReference(desc, inPlace, seed,
-                          test::kAllProfiles[c % std::size(test::kAllProfiles)]);
+    checkAgainstReference(desc, inPlace, seed, profiles[c % profiles.size()]);
   }
   MESSAGE(cases << " cases, " << longAxes << " with a long axis, " << empties << " empty");
   CHECK(longAxes >= cases / 16);

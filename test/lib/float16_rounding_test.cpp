@@ -20,8 +20,10 @@ using namespace vkscan::test;
 
 namespace {
 
-const Profile kHalfProfiles[] = {Profile::Native, Profile::GpuTuning, Profile::Emulated,
-                                 Profile::EmulatedGpuTuning, Profile::PackedHalves};
+std::vector<Profile> halfProfiles() {
+  return testedProfiles({Profile::Native, Profile::GpuTuning, Profile::Emulated,
+                         Profile::EmulatedGpuTuning, Profile::PackedHalves});
+}
 
 std::vector<uint8_t> bytesOf(const std::vector<uint16_t>& halves) {
   std::vector<uint8_t> bytes(halves.size() * 2);
@@ -86,7 +88,7 @@ const Case kCases[] = {
 }  // namespace
 
 TEST_CASE("FLOAT16 rounding: ties, overflow, denormals, zeros, infinities and NaNs") {
-  for (Profile profile : kHalfProfiles) {
+  for (Profile profile : halfProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const Case& c : kCases) {
@@ -115,7 +117,7 @@ TEST_CASE("FLOAT16 rounding: tiny values everywhere, every layout, against the r
     uint32_t axis;
   };
   const Shape shapes[] = {{{4099}, 0}, {{123, 7}, 0}, {{123, 8}, 0}, {{7, 301}, 1}};
-  for (Profile profile : kHalfProfiles) {
+  for (Profile profile : halfProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const Shape& shape : shapes) {

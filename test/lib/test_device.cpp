@@ -6,6 +6,10 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "device_impl.hpp"
 #include "reference.hpp"
@@ -34,6 +38,45 @@ const char* profileName(Profile profile) {
       return "packed-halves";
   }
   return "?";
+}
+
+namespace {
+
+std::vector<Profile> tested(const std::vector<Profile>& wanted) {
+  const char* env = std::getenv("VKSCAN_TEST_PROFILES");
+  if (env == nullptr || *env == '\0') return wanted;
+  std::set<std::string> names;
+  std::stringstream list(env);
+  for (std::string name; std::getline(list, name, ',');) {
+    bool known = false;
+    for (int p = 0; p < static_cast<int>(kProfileCount); ++p) {
+      known = known || name == profileName(static_cast<Profile>(p));
+    }
+    if (!known) {
+      throw std::runtime_error("VKSCAN_TEST_PROFILES names \"" + name +
+                               "\", which is no test profile");
+    }
+    names.insert(name);
+  }
+  std::vector<Profile> kept;
+  for (Profile profile : wanted) {
+    if (names.count(profileName(profile)) != 0) kept.push_back(profile);
+  }
+  if (kept.empty()) {
+    throw std::runtime_error(std::string("VKSCAN_TEST_PROFILES=") + env +
+                             " leaves none of this test's profiles");
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::vector<Profile> testedProfiles(std::initializer_list<Profile> wanted) {
+  return tested(std::vector<Profile>(wanted));
+}
+
+std::vector<Profile> testedProfiles() {
+  return tested(std::vector<Profile>(std::begin(kAllProfiles), std::end(kAllProfiles)));
 }
 
 DeviceOptions testDeviceOptions() {

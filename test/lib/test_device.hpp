@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 #include <vkscan/vkscan.hpp>
 
@@ -47,6 +48,16 @@ inline constexpr Profile kAllProfiles[] = {Profile::Native,
                                            Profile::EmulatedGpuTuning,
                                            Profile::DeviceAddresses};
 const char* profileName(Profile profile);
+
+// The profiles of `wanted` that this run tests: all of them, or those that
+// VKSCAN_TEST_PROFILES names (comma-separated profileName()s), so that a
+// configuration where only some profiles differ (the portability run at
+// subgroup size 4: profiles with tuning of their own plan the same there)
+// need not compile every profile's kernels again. Throws std::runtime_error
+// for a name that is no profile, and when no profile of `wanted` is left, so
+// that a filter never turns a test into one that runs nothing.
+std::vector<Profile> testedProfiles(std::initializer_list<Profile> wanted);
+std::vector<Profile> testedProfiles();  // of kAllProfiles
 
 Device& testDevice(Profile profile = Profile::Native);
 

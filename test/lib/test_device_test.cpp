@@ -1,0 +1,64 @@
+// The test harness's own contract: VKSCAN_TEST_PROFILES narrows the profiles
+// a run tests (the subgroup-4 portability run sets it), and a filter that
+// names no profile, or leaves a test none, fails instead of passing empty.
+#include "test_device.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <iterator>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+using namespace vkscan::test;
+
+namespace {
+
+// Sets VKSCAN_TEST_PROFILES for one scope and puts back what the run had.
+class ProfilesVariable {
+ public:
+  explicit ProfilesVariable(const char* value) {
+    if (const char* old = std::getenv(kName)) saved_ = old;
+    setenv(kName, value, 1);
+  }
+  ~ProfilesVariable() {
+    if (saved_) {
+      setenv(kName, saved_->c_str(), 1);
+    } else {
+      unsetenv(kName);
+    }
+  }
+  ProfilesVariable(const ProfilesVariable&) = delete;
+  ProfilesVariable& operator=(const ProfilesVariable&) = delete;
+
+ private:
+  static constexpr const char* kName = "VKSCAN_TEST_PROFILES";
+  std::optional<std::string> saved_;
+};
+
+}  // namespace
+
+TEST_CASE("test profiles: VKSCAN_TEST_PROFILES filters them and refuses what would test nothing") {
+  {
+    ProfilesVariable all("");
+    CHECK(testedProfiles().size() == std::size(kAllProfiles));
+    CHECK(testedProfiles({Profile::PackedHalves, Profile::Native}) ==
+          std::vector<Profile>{Profile::PackedHalves, Profile::Native});
+  }
+  {
+    ProfilesVariable some("emulated,native");
+    CHECK(testedProfiles() == std::vector<Profile>{Profile::Native, Profile::Emulated});
+    CHECK(testedProfiles({Profile::DeviceAddresses, Profile::Emulated}) ==
+          std::vector<Profile>{Profile::Emulated});
+    CHECK_THROWS_WITH_AS(testedProfiles({Profile::GpuTuning}),
+                         "VKSCAN_TEST_PROFILES=emulated,native leaves none of this test's profiles",
+                         std::runtime_error);
+  }
+  {
+    ProfilesVariable misspelt("native,gpu_tuning");
+    CHECK_THROWS_WITH_AS(testedProfiles(),
+                         "VKSCAN_TEST_PROFILES names \"gpu_tuning\", which is no test profile",
+                         std::runtime_error);
+  }
+}
