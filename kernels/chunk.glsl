@@ -501,6 +501,121 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
   foldNode(sums, node, s, lastNode);
 }
 
+
+#if defined(VKSCAN_REALIGNED) && defined(VKSCAN_WIDE) && !defined(VKSCAN_INTERLEAVED)
+// Realigned walks (the realigned stages' builds, which the host plans on CPU
+// devices; kernels without units walk plainly): a contiguous
+// axis whose nodes do not start on units, such as rows of odd length, where
+// each element would otherwise be its own access. llvmpipe pays per access,
+// not per byte, so the walk reads (and, with 32-byte stores, writes) whole
+// units at the unit boundaries below its nodes instead, and moves each
+// node's elements into place with a shift by the line's phase: log2 levels
+// of selects, as a runtime index would put the window in per-lane memory.
+// A unit that straddles two nodes is read once and carried to the next
+// node; a node's outputs that share a unit with the next node's wait for it.
+// The first and the last full node of a chunk take the plain walk, so that
+// no unit reaches outside the chunk: no access touches another
+// invocation's elements, in place or not.
+#define VKSCAN_REALIGN 1
+// A node and the unit past it.
+#define REALIGN_SPAN (NODE + WIDE_N)
+
+// How far an element lies above the unit boundary below it, in elements.
+#ifdef VKSCAN_SSBO
+uint inPhase(OFFSET_T element) { return inIndex(element) % uint(WIDE_N); }
+uint outPhase(OFFSET_T element) { return outIndex(element) % uint(WIDE_N); }
+#else
+// Units through addresses need 16 bytes (WideRef).
+uint addressPhase(ADDR_T base, OFFSET_T element) {
+  return (lowAddressBits(elementAddress(base, element)) & 15u) / uint(VKSCAN_DATA_SIZE);
+}
+uint inPhase(OFFSET_T element) { return addressPhase(p.inAddr, element); }
+uint outPhase(OFFSET_T element) { return addressPhase(p.outAddr, element); }
+#endif
+
+void shiftLevel(inout ACC_T w[REALIGN_SPAN], uint shift, int step) {
+  bool on = (shift & uint(step)) != 0u;
+  // A constant trip count, so that the compiler unrolls the loop (and the
+  // cap on loop iterations never sees it).
+  [[unroll]] for (int i = 0; i < REALIGN_SPAN - 1; ++i) {
+    if (i + step < REALIGN_SPAN) w[i] = on ? w[i + step] : w[i];
+  }
+}
+
+// w[shift + i] for i < NODE, shift from 0 to WIDE_N.
+void takeShifted(ACC_T w[REALIGN_SPAN], uint shift, out ACC_T v[NODE]) {
+  shiftLevel(w, shift, 1);
+  shiftLevel(w, shift, 2);
+  shiftLevel(w, shift, 4);
+#if WIDE_N >= 8
+  shiftLevel(w, shift, 8);
+#endif
+#if WIDE_N >= 16
+  shiftLevel(w, shift, 16);
+#endif
+  [[unroll]] for (int i = 0; i < NODE; ++i) v[i] = w[i];
+}
+
+void unpackUnit(u64vec4 unit, inout ACC_T w[REALIGN_SPAN], int first) {
+  [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
+    ACC_VEC_T vec = accVecOfWide(unit, i);
+    [[unroll]] for (int c = 0; c < VEC_N; ++c) w[first + i * VEC_N + c] = vecElement(vec, c);
+  }
+}
+
+// A full node's elements, in traversal order, from the units at element
+// offsets low + u * WIDE_N (u = 0 to NODE / WIDE_N; low = the node's lowest
+// element less `phase`). `carry` is the unit the previous node shares with
+// this one (the lowest forwards, the highest backwards), and becomes the
+// unit this node shares with the next.
+void loadRealignedNode(OFFSET_T low, uint phase, inout u64vec4 carry, out ACC_T v[NODE]) {
+  ACC_T w[REALIGN_SPAN];
+  u64vec4 next = carry;
+  [[unroll]] for (int u = 0; u <= NODE / WIDE_N; ++u) {
+    u64vec4 unit;
+    if (kReverse ? u == NODE / WIDE_N : u == 0) {
+      unit = carry;
+    } else {
+      unit = loadInWide(low + OFFSET_T(u * WIDE_N));
+    }
+    if (kReverse ? u == 0 : u == NODE / WIDE_N) next = unit;
+    unpackUnit(unit, w, u * WIDE_N);
+  }
+  carry = next;
+  ACC_T inMemory[NODE];
+  takeShifted(w, phase, inMemory);
+  [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = inMemory[kReverse ? NODE - 1 - j : j];
+}
+
+// The lowest element of the full node that starts at traversal index k0.
+OFFSET_T nodeLowest(OFFSET_T line, OFFSET_T k0) {
+  return kReverse ? line - k0 - OFFSET_T(NODE - 1) : line + k0;
+}
+
+// The unit a realigned walk carries into node 1 (loadRealignedNode()).
+u64vec4 firstCarry(ChunkTask task, uint phase) {
+  OFFSET_T lowest = nodeLowest(task.inLine, task.kBegin);
+  return loadInWide(lowest - OFFSET_T(phase) + (kReverse ? OFFSET_T(0) : OFFSET_T(NODE)));
+}
+
+// The chunk's nodes 1 to full - 2 realigned, with full >= 3; the first and
+// last full node walk plainly.
+void reduceRealigned(ChunkTask task, inout LevelSums sums, uint full) {
+  uint touched = 0u;
+  reduceNode(task, sums, touched, 0u, true, false);
+  uint phase = inPhase(nodeLowest(task.inLine, task.kBegin));
+  u64vec4 carry = firstCarry(task, phase);
+  for (uint node = 1u; node + 1u < full; ++node) {
+    OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+    ACC_T v[NODE];
+    loadRealignedNode(nodeLowest(task.inLine, k0) - OFFSET_T(phase), phase, carry, v);
+    precise ACC_T s = kLaneIdentity;
+    [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
+    foldNode(sums, node, s, false);
+  }
+}
+#endif
+
 // Plain walks take two nodes per loop iteration (reduceChunk(), scanChunk()):
 // llvmpipe pays for every iteration (its exec masks and the counter behind
 // the iteration cap), and a plain node is little code. A/B on lavapipe,
@@ -518,6 +633,12 @@ LANE_T reduceChunk(ChunkTask task, bool pairs) {
   uint touched = 0u;
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
+#ifdef VKSCAN_REALIGN
+  if (full >= 3u) {
+    reduceRealigned(task, sums, full);
+    reduceNode(task, sums, touched, full - 1u, true, !partial);
+  } else
+#endif
   if (kFullNodes) {
     uint node = 0u;
 #ifndef VKSCAN_INTERLEAVED
@@ -547,7 +668,9 @@ struct Walk {
   LevelSums sums;
 };
 
-void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
+// The carry x1 of a node's elements; moves the walk's level carries on at
+// the first node of each level-2 and level-3 node.
+LANE_T nodeCarry(inout Walk walk, uint node) {
   // A chunk is at most a level-4 node, whose carry is the chunk's. In
   // smaller chunks the sums of the levels above the chunk's own stay the
   // identity, so the carries they give are the chunk's, bit for bit.
@@ -560,15 +683,13 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
     walk.x2 = x2;
   }
   precise LANE_T x1 = LANE_ADD(walk.x2, walk.sums.s1);
+  return x1;
+}
 
-  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
-  walk.touched += touchNodeAhead(task, k0, true);
-#ifdef VKSCAN_INTERLEAVED
-  LANE_T s = streamInterleavedNode(task, k0, full, true, x1);
-#else
-  LANE_T v[NODE];
-  loadChunkNode(task, k0, full, v);
-  LANE_T outValues[NODE];
+#ifndef VKSCAN_INTERLEAVED
+// The outputs of the node at traversal index k0 with values v and carry x1;
+// returns the node's total.
+LANE_T scanNodeValues(OFFSET_T k0, LANE_T x1, LANE_T v[NODE], out LANE_T outValues[NODE]) {
   precise LANE_T s = kLaneIdentity;
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     if (kExclusive) {
@@ -580,6 +701,21 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
     }
   }
   if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(ACC_T(0));
+  return s;
+}
+#endif
+
+void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
+  LANE_T x1 = nodeCarry(walk, node);
+  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+  walk.touched += touchNodeAhead(task, k0, true);
+#ifdef VKSCAN_INTERLEAVED
+  LANE_T s = streamInterleavedNode(task, k0, full, true, x1);
+#else
+  LANE_T v[NODE];
+  loadChunkNode(task, k0, full, v);
+  LANE_T outValues[NODE];
+  LANE_T s = scanNodeValues(k0, x1, v, outValues);
   storeChunkNode(task, k0, full, outValues);
 #endif
   foldNode(walk.sums, node, s, lastNode);
@@ -649,6 +785,113 @@ void scanSegments() {
 }
 #endif
 
+#ifdef VKSCAN_REALIGN
+#ifdef VKSCAN_WIDE_STORES
+u64vec4 packUnit(ACC_T t[NODE], int first) {
+  u64vec4 unit;
+  [[unroll]] for (int i = 0; i < WIDE_VECS; ++i) {
+    ACC_VEC_T vec;
+    [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(vec, c, t[first + i * VEC_N + c]);
+    setWideAccVec(unit, i, vec);
+  }
+  return unit;
+}
+
+// The WIDE_N outputs next to a node in memory that share a unit with the
+// next node (the highest forwards, the lowest backwards), in memory order.
+void keepPending(ACC_T outValues[NODE], out ACC_T pending[WIDE_N]) {
+  [[unroll]] for (int i = 0; i < WIDE_N; ++i) {
+    pending[i] = kReverse ? outValues[NODE - 1 - i] : outValues[NODE - WIDE_N + i];
+  }
+}
+
+// Writes a full node's outputs (traversal order) as the NODE / WIDE_N units
+// from element offset `low` (forwards) or low + WIDE_N (backwards), low =
+// the node's lowest element less `phase`. Each unit's outputs of the
+// previous node come from `pending`, which then takes this node's.
+void storeRealignedNode(OFFSET_T low, uint phase, inout ACC_T pending[WIDE_N],
+                        ACC_T outValues[NODE]) {
+  ACC_T y[REALIGN_SPAN];
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    y[kReverse ? j : WIDE_N + j] = outValues[kReverse ? NODE - 1 - j : j];
+  }
+  [[unroll]] for (int i = 0; i < WIDE_N; ++i) y[kReverse ? NODE + i : i] = pending[i];
+  keepPending(outValues, pending);
+  ACC_T t[NODE];
+  takeShifted(y, uint(WIDE_N) - phase, t);
+  OFFSET_T first = low + (kReverse ? OFFSET_T(WIDE_N) : OFFSET_T(0));
+  [[unroll]] for (int u = 0; u < NODE / WIDE_N; ++u) {
+    storeOutWide(first + OFFSET_T(u * WIDE_N), packUnit(t, u * WIDE_N));
+  }
+}
+
+// Writes the outputs `pending` holds after the last realigned node, element
+// by element: those of the unit it shares with the next node (a plain one).
+// Positions of that unit past the realigned nodes write the nearest output
+// of theirs again, with its own value, so that no element outside them is
+// touched and no lane needs a branch.
+void flushPending(OFFSET_T lastLowest, uint phase, ACC_T pending[WIDE_N]) {
+  ACC_T y[REALIGN_SPAN];
+  [[unroll]] for (int i = 0; i < REALIGN_SPAN; ++i) {
+    if (i >= 2 * WIDE_N || (!kReverse && i >= WIDE_N)) {
+      y[i] = pending[WIDE_N - 1];
+    } else if (kReverse && i < WIDE_N) {
+      y[i] = pending[0];
+    } else {
+      y[i] = pending[kReverse ? i - WIDE_N : i];
+    }
+  }
+  ACC_T t[NODE];
+  takeShifted(y, uint(WIDE_N) - phase, t);
+  // Forwards the unit from the next node's lowest element less the phase,
+  // backwards from this node's; edge: the realigned output nearest to it.
+  OFFSET_T low = kReverse ? lastLowest - OFFSET_T(phase) : lastLowest + NODE - OFFSET_T(phase);
+  OFFSET_T edge = kReverse ? lastLowest : lastLowest + OFFSET_T(NODE - 1);
+  [[unroll]] for (int i = 0; i < WIDE_N; ++i) {
+    OFFSET_T element = kReverse ? max(low + i, edge) : min(low + i, edge);
+    storeOut(element, t[i]);
+  }
+}
+#endif
+
+// scanChunk() for chunks of at least three full nodes: nodes 1 to full - 2
+// realigned, the first and the last full node plain.
+void scanRealigned(ChunkTask task, inout Walk walk, uint full) {
+  LANE_T x1 = nodeCarry(walk, 0u);
+  ACC_T v[NODE];
+  loadChunkNode(task, task.kBegin, true, v);
+  ACC_T outValues[NODE];
+  LANE_T s = scanNodeValues(task.kBegin, x1, v, outValues);
+  storeChunkNode(task, task.kBegin, true, outValues);
+  foldNode(walk.sums, 0u, s, false);
+
+  uint phase = inPhase(nodeLowest(task.inLine, task.kBegin));
+  u64vec4 carry = firstCarry(task, phase);
+#ifdef VKSCAN_WIDE_STORES
+  uint outPhaseOfLine = outPhase(nodeLowest(task.outLine, task.kBegin));
+  ACC_T pending[WIDE_N];
+  keepPending(outValues, pending);
+#endif
+  for (uint node = 1u; node + 1u < full; ++node) {
+    x1 = nodeCarry(walk, node);
+    OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+    loadRealignedNode(nodeLowest(task.inLine, k0) - OFFSET_T(phase), phase, carry, v);
+    s = scanNodeValues(k0, x1, v, outValues);
+#ifdef VKSCAN_WIDE_STORES
+    storeRealignedNode(nodeLowest(task.outLine, k0) - OFFSET_T(outPhaseOfLine), outPhaseOfLine,
+                       pending, outValues);
+#else
+    storeChunkNode(task, k0, true, outValues);
+#endif
+    foldNode(walk.sums, node, s, false);
+  }
+#ifdef VKSCAN_WIDE_STORES
+  OFFSET_T lastK0 = task.kBegin + OFFSET_T(full - 2u) * NODE;
+  flushPending(nodeLowest(task.outLine, lastK0), outPhaseOfLine, pending);
+#endif
+}
+#endif
+
 // Scans one chunk, every output offset by `carry` (the canonical carry of
 // the chunk's node), and writes the outputs.
 void scanChunk(ChunkTask task, LANE_T carry) {
@@ -660,6 +903,12 @@ void scanChunk(ChunkTask task, LANE_T carry) {
   walk.sums = emptyLevelSums();
   uint full = fullNodes(task);
   bool partial = hasPartialNode(task);
+#ifdef VKSCAN_REALIGN
+  if (full >= 3u) {
+    scanRealigned(task, walk, full);
+    scanNode(task, walk, full - 1u, true, !partial);
+  } else
+#endif
   if (kFullNodes) {
     uint node = 0u;
 #ifndef VKSCAN_INTERLEAVED

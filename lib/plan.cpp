@@ -71,6 +71,7 @@ bool alignedStart(int64_t base, int64_t axisStride, int64_t vector) {
 bool isChunkStage(Stage stage) {
   return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
          stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved ||
+         stage == Stage::ChunkReduceRealigned || stage == Stage::ChunkScanRealigned ||
          stage == Stage::ChunkLookback;
 }
 
@@ -99,7 +100,8 @@ class Planner {
     d.pipeline.type = p.type;
     d.pipeline.exclusive =
         p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-                        stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkLookback);
+                        stage == Stage::ChunkScanInterleaved ||
+                        stage == Stage::ChunkScanRealigned || stage == Stage::ChunkLookback);
     uint64_t size = dataTypeSize(p.type);
     d.in = in;
     d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;
@@ -175,6 +177,18 @@ class Planner {
   // every node starts on a vector boundary.
   bool axisVectorizable(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
     return axisAligned(p, inOffset, outOffset, vectorElements(p.type));
+  }
+
+  // A contiguous axis off vectors, long enough for the realigned walk,
+  // which needs three full nodes in a chunk (kernels/chunk.glsl).
+  void setRealign(Dispatch& d, const Problem& p) const {
+    if (!tuning_.chunkRealign || p.inAxisStride != p.outAxisStride ||
+        std::abs(p.inAxisStride) != 1 || p.axisLen < 3 * kNode) {
+      return;
+    }
+    d.pipeline.stage = d.pipeline.stage == Stage::ChunkScan ? Stage::ChunkScanRealigned
+                                                            : Stage::ChunkReduceRealigned;
+    d.pipeline.reverse = p.inAxisStride < 0;
   }
 
   // Wide units (chunk stages): every node on vector loads, every row of four
@@ -391,6 +405,7 @@ class Planner {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
       d.pipeline.workgroupSize = workgroup;
       setVectorLoads(d, !interleaved && axisVectorizable(p, inOffset, outOffset));
+      if (!interleaved && !d.pipeline.vectorLoads) setRealign(d, p);
       setNodePaths(d);
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
@@ -617,6 +632,10 @@ const char* stageName(Stage stage) noexcept {
       return "chunk_reduce_interleaved";
     case Stage::ChunkScanInterleaved:
       return "chunk_scan_interleaved";
+    case Stage::ChunkReduceRealigned:
+      return "chunk_reduce_realigned";
+    case Stage::ChunkScanRealigned:
+      return "chunk_scan_realigned";
     case Stage::ChunkLookback:
       return "chunk_lookback";
   }

@@ -19,6 +19,13 @@ enum class Stage : uint8_t {
   ChunkScan,
   ChunkReduceInterleaved,
   ChunkScanInterleaved,
+  // Plain chunk walks on a contiguous axis whose nodes are off vectors:
+  // nodes move as whole units from the boundaries below them, shifted into
+  // place (kernels/chunk.glsl VKSCAN_REALIGNED); PipelineKey::reverse gives
+  // the direction. Builds of their own, so that the other chunk pipelines
+  // do not compile the realigned walk only to drop it.
+  ChunkReduceRealigned,
+  ChunkScanRealigned,
   // One pass: an invocation per 4096-element tile, carries by decoupled
   // look-back (kernels/chunk_lookback.comp).
   ChunkLookback,
@@ -52,8 +59,8 @@ struct PipelineKey {
   DataType type = DataType::Float32;  // the kernel's storage type
   bool exclusive = false;
   bool vectorLoads = false;
-  // With vectorLoads: the axis runs down through memory (strides -1); with
-  // wideVectors on interleaved lanes of one vector: likewise (strides of
+  // With vectorLoads, or in realigned stages: the axis runs down through
+  // memory (strides -1); with wideVectors on interleaved lanes of one vector: likewise (strides of
   // minus one vector).
   bool reverse = false;
   // Chunk stages: every node on vector loads, every row of four vectors of

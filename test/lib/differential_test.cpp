@@ -39,10 +39,19 @@ int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t
 
 // Runs desc on the device and on the reference and compares every byte of
 // the output buffer (gaps of strided outputs included).
+// A device a test made itself, with the name its messages give it.
+struct NamedDevice {
+  Device& device;
+  std::string name;
+};
+
+NamedDevice named(test::Profile profile) {
+  return {test::testDevice(profile), "profile=" + std::string(test::profileName(profile))};
+}
+
 void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, uint64_t seed,
-                           test::Profile profile = test::Profile::Native) {
-  std::string what = test::describe(desc) + (inPlace ? " in-place" : "") +
-                     " profile=" + test::profileName(profile);
+                           const NamedDevice& device) {
+  std::string what = test::describe(desc) + (inPlace ? " in-place" : "") + " " + device.name;
   CAPTURE(what);
   CAPTURE(seed);
   size_t elementSize = dataTypeSize(desc.input.dataType);
@@ -54,10 +63,16 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
   initialOutput.resize(desc.output.totalBytes());
   std::vector<uint8_t> expected = inPlace ? input : initialOutput;
   test::referenceCumsum(desc, input, expected);
-  std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput, profile);
+  std::vector<uint8_t> actual =
+      test::runOnDevice(desc, input, inPlace, initialOutput, device.device);
   int64_t difference = firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
   CHECK(difference == -1);
+}
+
+void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, uint64_t seed,
+                           test::Profile profile = test::Profile::Native) {
+  checkAgainstReference(desc, inPlace, seed, named(profile));
 }
 
 // The plan the device's current tuning (as a test case set it) gives.
@@ -66,31 +81,39 @@ detail::Plan planOn(const Device::Impl& impl, const CumulativeSummationDesc& des
 }
 
 // Every direction x exclusive combination, in place and not.
-void checkAllModes(CumulativeSummationDesc desc, uint64_t seed,
-                   test::Profile profile = test::Profile::Native) {
+void checkAllModes(CumulativeSummationDesc desc, uint64_t seed, const NamedDevice& device) {
   for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
     for (bool exclusive : {false, true}) {
       desc.axisDirection = direction;
       desc.hasExclusiveSum = exclusive;
-      checkAgainstReference(desc, false, seed, profile);
-      checkAgainstReference(desc, true, seed + 7, profile);
+      checkAgainstReference(desc, false, seed, device);
+      checkAgainstReference(desc, true, seed + 7, device);
     }
   }
+}
+
+void checkAllModes(const CumulativeSummationDesc& desc, uint64_t seed,
+                   test::Profile profile = test::Profile::Native) {
+  checkAllModes(desc, seed, named(profile));
 }
 
 // For a path every type takes: every mode of FLOAT32; for the other types,
 // exclusive and decreasing in place (seed + 1) and `desc` as given, an
 // inclusive increasing scan (seed + 2).
-void checkTypeModes(const CumulativeSummationDesc& desc, uint64_t seed, test::Profile profile) {
+void checkTypeModes(const CumulativeSummationDesc& desc, uint64_t seed, const NamedDevice& device) {
   if (desc.input.dataType == DataType::Float32) {
-    checkAllModes(desc, seed, profile);
+    checkAllModes(desc, seed, device);
     return;
   }
   CumulativeSummationDesc reversed = desc;
   reversed.hasExclusiveSum = true;
   reversed.axisDirection = AxisDirection::Decreasing;
-  checkAgainstReference(reversed, true, seed + 1, profile);
-  checkAgainstReference(desc, false, seed + 2, profile);
+  checkAgainstReference(reversed, true, seed + 1, device);
+  checkAgainstReference(desc, false, seed + 2, device);
+}
+
+void checkTypeModes(const CumulativeSummationDesc& desc, uint64_t seed, test::Profile profile) {
+  checkTypeModes(desc, seed, named(profile));
 }
 
 }  // namespace
@@ -349,6 +372,73 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
         checkAllModes(columns, 49, profile);
       }
     }
+  }
+}
+
+// Contiguous lines off vectors walk realigned (Stage::ChunkScanRealigned):
+// nodes move as whole units from the unit boundaries below them, shifted
+// into place, with the first and last full node of each chunk plain. Lines
+// start at every phase against the unit; chunks hold three full nodes and
+// more, with a partial node and without; lines of several chunks (reduce,
+// carries, scan) put chunk boundaries mid-unit; padded layouts check that
+// nothing outside the lines is written; lines of thousands of nodes are
+// walked whole. Through storage buffers and device addresses, with 32-byte
+// stores (Bits64) and 32-bit ones (Load64Store32 on the Native profile), and
+// FLOAT16 on packed halves.
+TEST_CASE("realigned walks: lines off vectors at every phase, every type and mode") {
+  std::vector<NamedDevice> devices;
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
+    devices.push_back(named(profile));
+  }
+  DeviceOptions unitStores = test::testDeviceOptions();
+  unitStores.vectorWords = VectorWords::Bits64;
+  Device unitStoresDevice(unitStores);
+  devices.push_back({unitStoresDevice, "storage buffers, Bits64"});
+  // Lines of 3750 nodes, each walked whole by one invocation: a walk whose
+  // node steps were loops would pass lavapipe's cap on loop iterations.
+  detail::DeviceAccess::impl(unitStoresDevice).tuning.wholeLineInvocations = 1;
+  for (DataType type : {DataType::Float32, DataType::UInt64}) {
+    CumulativeSummationDesc desc = test::packedDesc(type, {3, 60001}, 1);
+    detail::Plan plan = planOn(detail::DeviceAccess::impl(unitStoresDevice), desc);
+    const detail::Dispatch& scan = plan.dispatches.back();
+    CHECK(scan.pipeline.stage == detail::Stage::ChunkScanRealigned);
+    CHECK(scan.params.shape == 4);
+    checkTypeModes(desc, 60, devices.back());
+  }
+  for (const NamedDevice& device : devices) {
+    Device::Impl& impl = detail::DeviceAccess::impl(device.device);
+    for (DataType type : kTypes) {
+      // Every type with 32-byte stores on storage buffers, as on lavapipe
+      // by default; elsewhere one type per unit width (8, 16 and 4 elements).
+      bool unitWidth =
+          type == DataType::Float32 || type == DataType::Float16 || type == DataType::UInt64;
+      if (&device.device != &unitStoresDevice && !unitWidth) continue;
+      CAPTURE(device.name);
+      // 17 lines of 53: every phase of 16 elements; 64 elements with lines
+      // 67 apart: four full nodes, no partial one.
+      CumulativeSummationDesc padded = test::packedDesc(type, {11, 64}, 1);
+      padded.input.strides = {67, 1};
+      padded.output.strides = padded.input.strides;
+      for (const CumulativeSummationDesc& desc :
+           {test::packedDesc(type, {17, 53}, 1), padded, test::packedDesc(type, {2, 70001}, 1)}) {
+        detail::Plan plan = planOn(impl, desc);
+        const detail::Dispatch& scan = plan.dispatches.back();
+        // Chunk walks of the CPU tuning; the look-back pass keeps its own.
+        if (impl.tuning.chunkRealign && scan.pipeline.stage != detail::Stage::ChunkLookback) {
+          CHECK(scan.pipeline.stage == detail::Stage::ChunkScanRealigned);
+          bool chunked = plan.dispatches.size() > 1;
+          CHECK(
+              plan.dispatches.front().pipeline.stage ==
+              (chunked ? detail::Stage::ChunkReduceRealigned : detail::Stage::ChunkScanRealigned));
+        }
+        checkTypeModes(desc, 61, device);
+      }
+    }
+  }
+  for (test::Profile profile : test::testedProfiles({test::Profile::PackedHalves})) {
+    checkTypeModes(test::packedDesc(DataType::Float16, {17, 53}, 1), 62, profile);
+    checkTypeModes(test::packedDesc(DataType::Float16, {2, 70001}, 1), 63, profile);
   }
 }
 

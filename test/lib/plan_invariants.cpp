@@ -15,7 +15,8 @@ namespace {
 
 bool isScan(Stage stage) {
   return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-         stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkLookback;
+         stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkScanRealigned ||
+         stage == Stage::ChunkLookback;
 }
 bool isRows(Stage stage) {
   return stage == Stage::RowsReduce || stage == Stage::RowsScan;
@@ -23,9 +24,12 @@ bool isRows(Stage stage) {
 bool isInterleaved(Stage stage) {
   return stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
 }
+bool isRealigned(Stage stage) {
+  return stage == Stage::ChunkReduceRealigned || stage == Stage::ChunkScanRealigned;
+}
 bool isReduce(Stage stage) {
   return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
-         stage == Stage::ChunkReduceInterleaved;
+         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkReduceRealigned;
 }
 int64_t vectorElements(DataType type) {
   return dataTypeSize(type) == 8 ? 2 : 4;
@@ -157,7 +161,8 @@ class Checker {
     expect(d.pipeline.partialNodes || p.axisLen % 16 == 0, "partial nodes compiled in");
     expect(d.pipeline.chunked || chunks == 1, "chunk decoding compiled in");
     // The scan loads its carry only where chunks are decoded (chunk_scan.comp).
-    if (d.pipeline.stage == Stage::ChunkScan || d.pipeline.stage == Stage::ChunkScanInterleaved) {
+    if (d.pipeline.stage == Stage::ChunkScan || d.pipeline.stage == Stage::ChunkScanInterleaved ||
+        d.pipeline.stage == Stage::ChunkScanRealigned) {
       expect(d.hasAux == d.pipeline.chunked, "a chunk scan has aux exactly when chunked");
     }
     uint32_t rows = d.pipeline.rowsPerIteration;
@@ -324,8 +329,12 @@ class Checker {
       expect(std::abs(p.inAxisStride) == 1, "vector nodes: a contiguous axis");
       expect(d.pipeline.reverse == (p.inAxisStride < 0), "reverse matches the stride's sign");
       nodesOn(vector, "aligned");
+    } else if (isRealigned(stage)) {
+      expect(p.inAxisStride == p.outAxisStride, "realigned nodes: equal axis strides");
+      expect(std::abs(p.inAxisStride) == 1, "realigned nodes: a contiguous axis");
+      expect(d.pipeline.reverse == (p.inAxisStride < 0), "realigned: reverse matches the sign");
     } else if (!rowUnits) {
-      expect(!d.pipeline.reverse, "reverse only with vector nodes or row units");
+      expect(!d.pipeline.reverse, "reverse only with vector nodes, realigned nodes or row units");
     }
     if (d.pipeline.scalarLanes) {
       expect(isInterleaved(stage), "scalar lanes only in interleaved walks");

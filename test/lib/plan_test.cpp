@@ -203,6 +203,39 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   }
 }
 
+TEST_CASE("plan: CPU devices walk contiguous lines off vectors realigned, from three full nodes") {
+  const DeviceClass& lavapipe = kDevices[0];
+  auto stagesOf = [&](const CumulativeSummationDesc& desc, const DeviceClass& device) {
+    std::vector<Stage> stages;
+    for (const Dispatch& d : planFor(desc, device).dispatches) stages.push_back(d.pipeline.stage);
+    return stages;
+  };
+  CumulativeSummationDesc odd = vkscan::test::packedDesc(DataType::Float32, {64, 53}, 1);
+  CHECK(stagesOf(odd, lavapipe) == std::vector<Stage>{Stage::ChunkScanRealigned});
+  odd.axisDirection = AxisDirection::Decreasing;
+  CHECK(planFor(odd, lavapipe).dispatches[0].pipeline.reverse);
+  // Lines of several chunks: the reduce walks realigned too, the carries
+  // (on scratch, on vectors) plainly.
+  std::vector<Stage> chunked =
+      stagesOf(vkscan::test::packedDesc(DataType::Float32, {2, 70001}, 1), lavapipe);
+  CHECK(chunked.front() == Stage::ChunkReduceRealigned);
+  CHECK(chunked.back() == Stage::ChunkScanRealigned);
+  for (size_t i = 1; i + 1 < chunked.size(); ++i) CHECK(chunked[i] == Stage::ChunkScan);
+  // Two full nodes, lines on vectors, a strided axis: plain walks. GPUs:
+  // rows kernels.
+  CHECK(stagesOf(vkscan::test::packedDesc(DataType::Float32, {64, 47}, 1), lavapipe) ==
+        std::vector<Stage>{Stage::ChunkScan});
+  CHECK(stagesOf(vkscan::test::packedDesc(DataType::Float32, {64, 52}, 1), lavapipe) ==
+        std::vector<Stage>{Stage::ChunkScan});
+  for (Stage stage : stagesOf(vkscan::test::packedDesc(DataType::Float32, {53, 3}, 0), lavapipe)) {
+    CHECK(stage != Stage::ChunkScanRealigned);
+  }
+  for (Stage stage :
+       stagesOf(vkscan::test::packedDesc(DataType::Float32, {64, 53}, 1), kDevices[4])) {
+    CHECK((stage == Stage::RowsScan || stage == Stage::RowsReduce));
+  }
+}
+
 TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one pass") {
   const DeviceClass& lavapipe = kDevices[0];
   auto wholeLines = [](const Plan& plan, Stage stage, uint32_t shape) {
@@ -214,11 +247,12 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
     CHECK(plan.scratchBytes == 0);
   };
   // 32 invocations: two subgroups for each of the class's two worker threads
-  // (Tuning::wholeLineInvocations).
+  // (Tuning::wholeLineInvocations). Lines of odd length are off vectors, and
+  // walk realigned.
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {32, 4097}, 1), lavapipe),
-             Stage::ChunkScan, 4);
+             Stage::ChunkScanRealigned, 4);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 50257}, 1), lavapipe),
-             Stage::ChunkScan, 4);
+             Stage::ChunkScanRealigned, 4);
   // Lines interleaved in groups: 256 groups of 4 lines, 32 groups of 16.
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1), lavapipe),
              Stage::ChunkScanInterleaved, 4);

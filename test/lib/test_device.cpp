@@ -163,16 +163,22 @@ ExternalDevice externalDeviceOf(const Device& engine) {
 
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
-                                 const std::vector<uint8_t>& initialOutput, Profile profile) {
+                                 const std::vector<uint8_t>& initialOutput, Device& device) {
   if (inPlace) {
     std::vector<uint8_t> buffer = input;
-    testDevice(profile).run(desc, buffer.data(), buffer.data());
+    device.run(desc, buffer.data(), buffer.data());
     return buffer;
   }
   std::vector<uint8_t> output = initialOutput;
   output.resize(desc.output.totalBytes());
-  testDevice(profile).run(desc, input.data(), output.data());
+  device.run(desc, input.data(), output.data());
   return output;
+}
+
+std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
+                                 const std::vector<uint8_t>& input, bool inPlace,
+                                 const std::vector<uint8_t>& initialOutput, Profile profile) {
+  return runOnDevice(desc, input, inPlace, initialOutput, testDevice(profile));
 }
 
 std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed) {

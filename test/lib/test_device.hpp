@@ -80,6 +80,10 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
                                  const std::vector<uint8_t>& initialOutput,
                                  Profile profile = Profile::Native);
+// The same on a device of the test's own.
+std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
+                                 const std::vector<uint8_t>& input, bool inPlace,
+                                 const std::vector<uint8_t>& initialOutput, Device& device);
 
 // Random element bytes for `count` elements of `type`: floats with random
 // mantissas and exponents in [-8, 8] (so partial sums never go subnormal,
