@@ -587,11 +587,6 @@ void loadRealignedNode(OFFSET_T low, uint phase, inout u64vec4 carry, out ACC_T 
   [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = inMemory[kReverse ? NODE - 1 - j : j];
 }
 
-// The lowest element of the full node that starts at traversal index k0.
-OFFSET_T nodeLowest(OFFSET_T line, OFFSET_T k0) {
-  return kReverse ? line - k0 - OFFSET_T(NODE - 1) : line + k0;
-}
-
 // The unit a realigned walk carries into node 1 (loadRealignedNode()).
 u64vec4 firstCarry(ChunkTask task, uint phase) {
   OFFSET_T lowest = nodeLowest(task.inLine, task.kBegin);
@@ -705,21 +700,33 @@ LANE_T scanNodeValues(OFFSET_T k0, LANE_T x1, LANE_T v[NODE], out LANE_T outValu
 }
 #endif
 
+#ifdef VKSCAN_INTERLEAVED
 void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
   LANE_T x1 = nodeCarry(walk, node);
   OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
   walk.touched += touchNodeAhead(task, k0, true);
-#ifdef VKSCAN_INTERLEAVED
-  LANE_T s = streamInterleavedNode(task, k0, full, true, x1);
+  foldNode(walk.sums, node, streamInterleavedNode(task, k0, full, true, x1), lastNode);
+}
 #else
+// scanNode(), handing back the node's outputs too: the realigned walk keeps
+// those its first node shares a unit with.
+void scanNodeOutputs(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode,
+                     out LANE_T outValues[NODE]) {
+  LANE_T x1 = nodeCarry(walk, node);
+  OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+  walk.touched += touchNodeAhead(task, k0, true);
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
-  LANE_T outValues[NODE];
   LANE_T s = scanNodeValues(k0, x1, v, outValues);
   storeChunkNode(task, k0, full, outValues);
-#endif
   foldNode(walk.sums, node, s, lastNode);
 }
+
+void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
+  LANE_T outValues[NODE];
+  scanNodeOutputs(task, walk, node, full, lastNode, outValues);
+}
+#endif
 
 #ifndef VKSCAN_INTERLEAVED
 // Segmented walks (kSegmentLength 1 to 16; 0: off). Contiguous lines of at
@@ -831,16 +838,11 @@ void storeRealignedNode(OFFSET_T low, uint phase, inout ACC_T pending[WIDE_N],
 // of theirs again, with its own value, so that no element outside them is
 // touched and no lane needs a branch.
 void flushPending(OFFSET_T lastLowest, uint phase, ACC_T pending[WIDE_N]) {
+  // `pending` where the shift below moves it onto its unit, its end values
+  // repeated on either side.
   ACC_T y[REALIGN_SPAN];
-  [[unroll]] for (int i = 0; i < REALIGN_SPAN; ++i) {
-    if (i >= 2 * WIDE_N || (!kReverse && i >= WIDE_N)) {
-      y[i] = pending[WIDE_N - 1];
-    } else if (kReverse && i < WIDE_N) {
-      y[i] = pending[0];
-    } else {
-      y[i] = pending[kReverse ? i - WIDE_N : i];
-    }
-  }
+  int first = kReverse ? WIDE_N : 0;
+  [[unroll]] for (int i = 0; i < REALIGN_SPAN; ++i) y[i] = pending[clamp(i - first, 0, WIDE_N - 1)];
   ACC_T t[NODE];
   takeShifted(y, uint(WIDE_N) - phase, t);
   // Forwards the unit from the next node's lowest element less the phase,
@@ -857,14 +859,8 @@ void flushPending(OFFSET_T lastLowest, uint phase, ACC_T pending[WIDE_N]) {
 // scanChunk() for chunks of at least three full nodes: nodes 1 to full - 2
 // realigned, the first and the last full node plain.
 void scanRealigned(ChunkTask task, inout Walk walk, uint full) {
-  LANE_T x1 = nodeCarry(walk, 0u);
-  ACC_T v[NODE];
-  loadChunkNode(task, task.kBegin, true, v);
   ACC_T outValues[NODE];
-  LANE_T s = scanNodeValues(task.kBegin, x1, v, outValues);
-  storeChunkNode(task, task.kBegin, true, outValues);
-  foldNode(walk.sums, 0u, s, false);
-
+  scanNodeOutputs(task, walk, 0u, true, false, outValues);
   uint phase = inPhase(nodeLowest(task.inLine, task.kBegin));
   u64vec4 carry = firstCarry(task, phase);
 #ifdef VKSCAN_WIDE_STORES
@@ -873,10 +869,11 @@ void scanRealigned(ChunkTask task, inout Walk walk, uint full) {
   keepPending(outValues, pending);
 #endif
   for (uint node = 1u; node + 1u < full; ++node) {
-    x1 = nodeCarry(walk, node);
+    LANE_T x1 = nodeCarry(walk, node);
     OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
+    ACC_T v[NODE];
     loadRealignedNode(nodeLowest(task.inLine, k0) - OFFSET_T(phase), phase, carry, v);
-    s = scanNodeValues(k0, x1, v, outValues);
+    LANE_T s = scanNodeValues(k0, x1, v, outValues);
 #ifdef VKSCAN_WIDE_STORES
     storeRealignedNode(nodeLowest(task.outLine, k0) - OFFSET_T(outPhaseOfLine), outPhaseOfLine,
                        pending, outValues);

@@ -607,6 +607,12 @@ void storeNodeVecs(OFFSET_T first, ACC_VEC_T w[NODE_VECS]) {
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) storeOutVec(first + q * VEC_N, w[q]);
 }
 
+// The lowest element offset of the full node from traversal index k0 of a
+// contiguous line starting at element offset `line`.
+OFFSET_T nodeLowest(OFFSET_T line, OFFSET_T k0) {
+  return kReverse ? line - k0 - OFFSET_T(NODE - 1) : line + k0;
+}
+
 // The full node of NODE elements from traversal index k0 of a line starting
 // at element offset `line`, as NODE_VECS vector accesses: the host's promise
 // (kVectorLoads) is |axis stride| == 1 and every vector aligned; a decreasing
@@ -615,7 +621,7 @@ void storeNodeVecs(OFFSET_T first, ACC_VEC_T w[NODE_VECS]) {
 // index would spill it to per-lane memory, which costs more than the loads).
 void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
   ACC_VEC_T w[NODE_VECS];
-  loadNodeVecs(kReverse ? line - k0 - (NODE - 1) : line + k0, w);
+  loadNodeVecs(nodeLowest(line, k0), w);
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
     [[unroll]] for (int c = 0; c < VEC_N; ++c) {
       int j = q * VEC_N + c;
@@ -632,7 +638,7 @@ void storeContiguousNode(OFFSET_T line, OFFSET_T k0, ACC_T v[NODE]) {
       setVecElement(w[q], c, v[kReverse ? NODE - 1 - j : j]);
     }
   }
-  storeNodeVecs(kReverse ? line - k0 - (NODE - 1) : line + k0, w);
+  storeNodeVecs(nodeLowest(line, k0), w);
 }
 
 // Element offsets of the first traversal element of line `line`. Integer
