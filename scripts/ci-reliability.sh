@@ -21,6 +21,10 @@
 #   VKSCAN_FUZZ_SECONDS   time per fuzzer (default 60)
 #   VKSCAN_CI_JOBS        parallel jobs (default: nproc)
 #   VKSCAN_CI_STEPS       steps to run (default: "release asan tsan fuzz")
+#   VKSCAN_CI_SPIRV_FROM  a build tree of this checkout whose compiled kernels
+#                         the sanitizer builds embed (VKSCAN_SPIRV_FROM);
+#                         default: the release step's tree when it runs, else
+#                         none (each build compiles its own)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,6 +39,7 @@ unset VKSCAN_TEST_VALIDATION
 steps=" ${VKSCAN_CI_STEPS:-release asan tsan fuzz} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 summary=()
+spirv_from=${VKSCAN_CI_SPIRV_FROM:-}
 started=$SECONDS
 step() { echo; echo "=== ci-reliability: $* ($((SECONDS - started)) s)"; }
 note() { echo "--- $*"; summary+=("$*"); }
@@ -92,6 +97,7 @@ step "1/4 release build: validation, fault injection, timeouts, features, determ
 release=$builds/build-reliability
 configure "$release" -DCMAKE_BUILD_TYPE=Release -DVKSCAN_BUILD_TOOLS=OFF
 build "$release" --target vkscan_tests vkscan_reliability_tests vkscan_concurrency_tests vkscan_large_tests
+spirv_from=$release
 ctest_step "$release" release -L "^(lib|reliability|concurrency|large|portability)$"
 log=$release/Testing/Temporary/LastTest.log
 note "faults injected: $(count_in "$log" "faults injected")"
@@ -107,6 +113,7 @@ step "2/4 ASan + UBSan build (gcc): lib suite and reliability tests"
 asan=$builds/build-asan
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 configure "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_TOOLS=OFF \
+  "-DVKSCAN_SPIRV_FROM=$spirv_from" \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g"
 build "$asan" --target vkscan_tests vkscan_reliability_tests
@@ -150,6 +157,7 @@ step "3/4 TSan build (clang): eight threads share one device"
 tsan=$builds/build-tsan
 flags="-fsanitize=thread -fno-omit-frame-pointer"
 configure "$tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_TOOLS=OFF \
+  "-DVKSCAN_SPIRV_FROM=$spirv_from" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags"
 build "$tsan" --target vkscan_concurrency_tests
@@ -165,6 +173,7 @@ step "4/4 libFuzzer build (clang): fuzz_plan, fuzz_npy, ${fuzz_seconds} s each"
 fuzz=$builds/build-fuzz
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 configure "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_FUZZERS=ON \
+  "-DVKSCAN_SPIRV_FROM=$spirv_from" \
   -DVKSCAN_BUILD_TESTS=OFF -DVKSCAN_BUILD_TOOLS=ON \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags"
 build "$fuzz" --target fuzz_plan fuzz_npy
