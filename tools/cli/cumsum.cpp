@@ -229,7 +229,7 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
 
   Progress progress;
   progress.phase("starting the device", 0);
-  const Device device = openDevice(global);
+  const Device device = openDevice(global, kScanVectorWords);
   if (!device.capabilities().supports(desc.input.dataType)) {
     throw Failure(kExitUsage, parsed.input + ": " + dataTypeName(desc.input.dataType) +
                                   " is not supported by " + device.capabilities().deviceName);

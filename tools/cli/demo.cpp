@@ -74,7 +74,7 @@ int demoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   if (!args.empty()) {
     throw Failure(kExitUsage, "demo takes no arguments, got '" + args[0] + "'");
   }
-  const Device device = openDevice(global);
+  const Device device = openDevice(global, kScanVectorWords);
   std::printf("Device: %s\n\n", device.capabilities().deviceName.c_str());
   std::printf("InputTensor: (Sizes:{1,1,%u,%u}, DataType:FLOAT32)\n", kRows, kColumns);
   printMatrix("", kInput);

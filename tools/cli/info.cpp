@@ -75,7 +75,8 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                 versionText(d.apiVersion).c_str(), d.usable ? "" : " - not usable by vkscan");
   }
 
-  const Device device = openDevice(global);
+  // Automatic, to tell what a library user's Device takes here.
+  const Device device = openDevice(global, VectorWords::Automatic);
   const DeviceCapabilities& caps = device.capabilities();
   std::printf("\nSelected device: %s\n", caps.deviceName.c_str());
   std::printf("  type:                 %s\n", deviceTypeName(caps.deviceType));
@@ -105,13 +106,10 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                                  ? "native 64-bit integers"
                                  : "emulated 64-bit integers (tensors up to " +
                                        std::to_string(kMaxTensorBytesWithoutInt64) + " bytes)";
-  const char* words = device.vectorWords() == VectorWords::Bits32   ? "4-byte types on 32-bit words"
-                      : device.vectorWords() == VectorWords::Bits64 ? "4-byte types on 64-bit words"
-                                                                    : "64-bit loads and 32-bit "
-                                                                      "stores";
-  std::printf("  kernels:              %s, %s, %s\n", int64Kernels.c_str(),
-              caps.storageBuffer16BitAccess ? "16-bit storage" : "halves packed in 32-bit words",
-              words);
+  std::printf("  kernels:              %s, %s\n", int64Kernels.c_str(),
+              caps.storageBuffer16BitAccess ? "16-bit storage" : "halves packed in 32-bit words");
+  std::printf("  vector words:         %s in cumsum and demo; %s with Automatic\n",
+              vectorWordsName(kScanVectorWords), vectorWordsName(device.vectorWords()));
   std::printf("  limits:\n");
   printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
   printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");

@@ -143,10 +143,11 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-Device openDevice(const GlobalOptions& global) {
+Device openDevice(const GlobalOptions& global, VectorWords words) {
   DeviceOptions options;
   options.deviceIndex = global.deviceIndex;
   options.enableValidation = global.validation;
+  options.vectorWords = words;
   try {
     Device device(options);
     if (global.validation && !device.validationEnabled()) {
