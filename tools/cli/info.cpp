@@ -108,8 +108,11 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                                        std::to_string(kMaxTensorBytesWithoutInt64) + " bytes)";
   std::printf("  kernels:              %s, %s\n", int64Kernels.c_str(),
               caps.storageBuffer16BitAccess ? "16-bit storage" : "halves packed in 32-bit words");
+  // Bits64 needs shaderInt64 (vkscan.hpp): without it every choice, the
+  // scans' as Automatic, resolves to the form this device shows.
+  VectorWords scanWords = caps.shaderInt64 ? kScanVectorWords : device.vectorWords();
   std::printf("  vector words:         %s in cumsum and demo; %s with Automatic\n",
-              vectorWordsName(kScanVectorWords), vectorWordsName(device.vectorWords()));
+              vectorWordsName(scanWords), vectorWordsName(device.vectorWords()));
   std::printf("  limits:\n");
   printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
   printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");
