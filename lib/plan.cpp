@@ -179,13 +179,16 @@ class Planner {
     return axisAligned(p, inOffset, outOffset, vectorElements(p.type));
   }
 
-  // A contiguous axis off vectors, long enough for the realigned walk,
-  // which needs three full nodes in a chunk (kernels/chunk.glsl).
+  // A contiguous axis long enough for the realigned walk, which needs three
+  // full nodes in a chunk (kernels/chunk.glsl), where the walk is wanted.
+  bool realignable(const Problem& p) const {
+    return tuning_.chunkRealign && p.inAxisStride == p.outAxisStride &&
+           std::abs(p.inAxisStride) == 1 && p.axisLen >= 3 * kNode;
+  }
+
+  // For an axis off vectors.
   void setRealign(Dispatch& d, const Problem& p) const {
-    if (!tuning_.chunkRealign || p.inAxisStride != p.outAxisStride ||
-        std::abs(p.inAxisStride) != 1 || p.axisLen < 3 * kNode) {
-      return;
-    }
+    if (!realignable(p)) return;
     d.pipeline.stage = d.pipeline.stage == Stage::ChunkScan ? Stage::ChunkScanRealigned
                                                             : Stage::ChunkReduceRealigned;
     d.pipeline.reverse = p.inAxisStride < 0;
@@ -381,7 +384,7 @@ class Planner {
                       p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
-    if (onePass && tiles > 1 && !wholeLines) {
+    if (onePass && tiles > 1 && !wholeLines && lookbackPays(p, inOffset, outOffset, tiles)) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
     }
@@ -392,8 +395,18 @@ class Planner {
       levels = 1;
       while ((uint64_t{1} << (4 * levels)) < p.axisLen) ++levels;
     } else {
-      while (levels > 1 && invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * levels)) <
-                               tuning_.chunkTargetInvocations) {
+      // A realigned walk takes the first and last full node of its chunk an
+      // element at a time, 2 of the 16 nodes of a level-2 chunk against 2 of
+      // 256: it keeps level-3 chunks while they give two subgroups per worker.
+      // Measured on lavapipe, FLOAT32 along axis 1, ratio to the copy roof:
+      // [8, 50257] 0.39 in level-2 chunks, 0.51 in level-3; [16, 50257] 0.39
+      // and 0.49. Chunks on vectors gained nothing ([8, 50256] 0.53 and 0.55).
+      bool realigned = !interleaved && realignable(p) && !axisVectorizable(p, inOffset, outOffset);
+      uint64_t target = realigned
+                            ? std::min(tuning_.chunkTargetInvocations, tuning_.wholeLineInvocations)
+                            : tuning_.chunkTargetInvocations;
+      while (levels > 1 &&
+             invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * levels)) < target) {
         --levels;
       }
     }
@@ -501,6 +514,28 @@ class Planner {
 
   uint32_t subgroupWorkgroup() const {
     return std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
+  }
+
+  // Whether several lines of `tiles` tiles run faster in the look-back pass
+  // than in three: lines off vectors that three passes walk realigned do not
+  // (the look-back pass walks them an element at a time), nor lines that a
+  // CPU device's workers would wait on across their blocks of workgroups
+  // (Tuning::cpuWorkers). One line always does: three passes add two
+  // dispatches, which a line of at most 16 tiles does not repay (measured on
+  // lavapipe, 2^16 FLOAT32: 0.55-0.59 of the copy roof against 0.52; 50257
+  // elements: 0.63 against 0.28).
+  bool lookbackPays(const Problem& p, uint64_t inOffset, uint64_t outOffset, uint64_t tiles) const {
+    if (p.lineCount() == 1) return true;
+    if (!axisVectorizable(p, inOffset, outOffset) && realignable(p)) return false;
+    uint64_t workers = tuning_.cpuWorkers;
+    uint64_t workgroup = subgroupWorkgroup();
+    uint64_t block = workers == 0 ? 0 : ceilDiv(p.lineCount() * tiles, workgroup) / workers;
+    // Blocks of one workgroup run side by side, so no worker waits long.
+    if (block < 2) return true;
+    for (uint64_t worker = 1; worker < workers; ++worker) {
+      if (worker * block * workgroup % tiles != 0) return false;
+    }
+    return true;
   }
 
   // Lines of at most 16 tiles, so that a tile's carry is the serial sum of

@@ -63,6 +63,19 @@ struct Tuning {
   // concurrently. Any value gives the same bits (0: the tests' way to run
   // the fallback).
   uint32_t lookbackPolls;
+  // Worker threads of a CPU device (0: unknown, or a GPU). llvmpipe (Mesa
+  // 22.3) gives each worker a block of floor(workgroups / workers) workgroups
+  // in order, so where a line crosses from one block into the next, the
+  // later worker's first workgroup waits on the earlier worker's last, gives
+  // up, and reduces the tiles before it itself. Lines of several tiles take
+  // the look-back pass only where no block boundary falls inside a line
+  // (Planner::lookbackPays()); three passes do not wait. Measured on
+  // lavapipe (2 cores), FLOAT32 along axis 1, ratio to the copy roof:
+  // [8, 50256] and [8, 53248] (13 tiles a line, the blocks' boundary after
+  // 9 tiles of a line) 0.38-0.41 in the look-back pass, 0.52-0.53 in three;
+  // lines whose tiles fill the blocks ([8, 65536], [8, 40960]) 0.56-0.57
+  // against 0.52-0.53.
+  uint32_t cpuWorkers;
   // Chunk walks whose axis stride is at least this many bytes (in either
   // tensor) read one word per row a node ahead (PipelineKey::touchAhead),
   // which starts a CPU's cache misses early where its prefetchers do not
@@ -111,6 +124,7 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   tuning.chunkSmallProblem = uint64_t{1} << 14;
   tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 24 : 0;
   tuning.lookbackPolls = 256;
+  tuning.cpuWorkers = cpuLike ? cpuThreads : 0;
   tuning.chunkTouchAheadStrideBytes = cpuLike ? 2048 : 0;
   tuning.chunkLaneGroups = cpuLike;
   tuning.chunkRealign = cpuLike;

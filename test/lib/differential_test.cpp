@@ -229,6 +229,8 @@ TEST_CASE("single pass with look-back: many tiles") {
     const detail::Tuning saved = impl.tuning;
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
+    // Whatever blocks of workgroups this host's workers would take.
+    impl.tuning.cpuWorkers = 0;
     const CumulativeSummationDesc few = test::packedDesc(DataType::Float32, {16, 65536}, 1);
     const CumulativeSummationDesc many = test::packedDesc(DataType::Int32, {300, 8192}, 1);
     for (const CumulativeSummationDesc& desc : {few, many}) {
@@ -295,11 +297,15 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
       std::string profileName = test::profileName(profile);
       CAPTURE(profileName);
       Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+      // Whatever blocks of workgroups this host's workers would take.
+      const uint32_t savedWorkers = impl.tuning.cpuWorkers;
+      impl.tuning.cpuWorkers = 0;
       detail::Plan plan = planOn(impl, desc);
       REQUIRE(plan.dispatches.size() == 1);
       REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
       std::vector<uint8_t> initialOutput(input.size(), 0xA5);
       CHECK(test::runOnDevice(desc, input, true, initialOutput, profile) == expected);
+      impl.tuning.cpuWorkers = savedWorkers;
     }
   };
   run(DataType::Int32, {kSilent, kSilent, 0, kSilent});

@@ -169,7 +169,7 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
     CHECK(plan.scratchBytes == (tiles * 16 + 15) / 16 * 16);
   }
   // Strided axes without an inner dimension to interleave take it too.
-  Plan strided = planFor(vkscan::test::packedDesc(DataType::Float32, {3, 20000, 2}, 1), lavapipe);
+  Plan strided = planFor(vkscan::test::packedDesc(DataType::Float32, {2, 20000, 2}, 1), lavapipe);
   REQUIRE(strided.dispatches.size() == 1);
   CHECK(strided.dispatches[0].pipeline.stage == Stage::ChunkLookback);
   CHECK(!strided.dispatches[0].pipeline.vectorLoads);
@@ -190,6 +190,40 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
     CHECK(many.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     CHECK(many.dispatches[0].pipeline.workgroupSize == std::max(1u, device.subgroupSize));
   }
+  // Several lines, where no line crosses from one worker's block of
+  // workgroups into the next (Tuning::cpuWorkers; the class has two): 64
+  // workgroups of 8 tiles, blocks of 32; 80 tiles in 10, blocks of 5.
+  for (uint32_t length : {65536u, 40960u}) {
+    CAPTURE(length);
+    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {8, length}, 1), lavapipe);
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+  }
+  // 104 tiles in 13 workgroups, blocks of 6: the second worker's block starts
+  // after 9 tiles of a line, so three passes, unless the workers are unknown.
+  CumulativeSummationDesc crossing = vkscan::test::packedDesc(DataType::Float32, {8, 50256}, 1);
+  Plan split = planFor(crossing, lavapipe);
+  CHECK(split.dispatches.size() == 3);
+  for (const Dispatch& d : split.dispatches) CHECK(d.pipeline.stage != Stage::ChunkLookback);
+  Tuning unknownWorkers = tuningOf(lavapipe);
+  unknownWorkers.cpuWorkers = 0;
+  CHECK(planFor(crossing, lavapipe, unknownWorkers).dispatches.size() == 1);
+  // One line, whatever the blocks: three passes' dispatches cost more.
+  Plan one = planFor(vkscan::test::packedDesc(DataType::Float32, {13 * 4096}, 0), lavapipe);
+  CHECK(one.dispatches.size() == 1);
+  // Lines off vectors: three passes that walk them realigned, where the
+  // look-back pass would take an element at a time.
+  Plan offVectors = planFor(vkscan::test::packedDesc(DataType::Float32, {8, 50257}, 1), lavapipe);
+  REQUIRE(offVectors.dispatches.size() >= 3);
+  CHECK(offVectors.dispatches.front().pipeline.stage == Stage::ChunkReduceRealigned);
+  CHECK(offVectors.dispatches.back().pipeline.stage == Stage::ChunkScanRealigned);
+  // In level-3 chunks while those give two subgroups per worker (104 of
+  // them here), where chunks on vectors shrink to 256 invocations.
+  CHECK(offVectors.dispatches.front().params.shape == 3);
+  CHECK(split.dispatches.front().params.shape == 2);
+  Plan twoOffVectors =
+      planFor(vkscan::test::packedDesc(DataType::Float32, {2, 50257}, 1), lavapipe);
+  CHECK(twoOffVectors.dispatches.front().params.shape == 2);
   // Beyond 16 tiles, beyond 2^24 elements, interleaved lines and on GPUs:
   // three passes.
   for (const auto& [sizes, axis, device] :
@@ -264,10 +298,16 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
              Stage::ChunkScan, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
              Stage::ChunkScanInterleaved, 4);
-  // Fewer lines take the look-back pass, or chunks; longer ones chunks.
-  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {31, 4097}, 1), lavapipe);
+  // Fewer lines take the look-back pass, or chunks (lines off vectors
+  // realigned); longer ones chunks.
+  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {31, 8192}, 1), lavapipe);
   REQUIRE(few.dispatches.size() == 1);
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+  Plan fewOffVectors =
+      planFor(vkscan::test::packedDesc(DataType::Float32, {31, 4097}, 1), lavapipe);
+  REQUIRE(fewOffVectors.dispatches.size() >= 3);
+  CHECK(fewOffVectors.dispatches.front().pipeline.stage == Stage::ChunkReduceRealigned);
+  CHECK(fewOffVectors.dispatches.back().pipeline.stage == Stage::ChunkScanRealigned);
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 496}, 0), lavapipe)
             .dispatches.size() >= 3);
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);

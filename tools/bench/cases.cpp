@@ -94,7 +94,8 @@ std::vector<Case> caseMatrix(bool quick) {
       // Beyond the matrix: shapes next to it that used to fall off a
       // cliff (rows just over 4096, lines misaligned for vectors, columns of
       // other types, an inner extent that interleaves no vector, fewer than
-      // 256 lines or groups of interleaved lines, lines far shorter than a node).
+      // 256 lines or groups of interleaved lines, lines far shorter than a node,
+      // a few lines of 13 tiles, on vectors or not).
       {"rows_4100", T::Float32, {n4k, 4100}, 1},
       {"rows_misaligned", T::Float32, {n4k, 4097}, 1},
       {"columns_odd", T::Float32, {n4k, n4k - 1}, 0},
@@ -103,6 +104,8 @@ std::vector<Case> caseMatrix(bool quick) {
       {"columns_f16", T::Float16, {n4k, n4k}, 0},
       {"columns_1024", T::Float32, {n4k, quick ? 128u : 1024u}, 0},
       {"rows_64x50257", T::Float32, {64, quick ? 1025u : 50257u}, 1},
+      {"rows_8x50256", T::Float32, {quick ? 2u : 8u, 50256u}, 1},
+      {"rows_8x50257", T::Float32, {quick ? 2u : 8u, 50257u}, 1},
       {"rows_of_3", T::Float32, {quick ? 1u << 16 : 1u << 22, 3}, 1},
   };
   return cases;
