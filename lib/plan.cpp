@@ -179,16 +179,16 @@ class Planner {
     return axisAligned(p, inOffset, outOffset, vectorElements(p.type));
   }
 
-  // A contiguous axis long enough for the realigned walk, which needs three
-  // full nodes in a chunk (kernels/chunk.glsl), where the walk is wanted.
-  bool realignable(const Problem& p) const {
+  // Whether plain chunk walks of the axis go realigned: a contiguous axis
+  // off vectors, long enough for the realigned walk, which needs three full
+  // nodes in a chunk (kernels/chunk.glsl), where the walk is wanted.
+  bool walksRealigned(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
     return tuning_.chunkRealign && p.inAxisStride == p.outAxisStride &&
-           std::abs(p.inAxisStride) == 1 && p.axisLen >= 3 * kNode;
+           std::abs(p.inAxisStride) == 1 && p.axisLen >= 3 * kNode &&
+           !axisVectorizable(p, inOffset, outOffset);
   }
 
-  // For an axis off vectors.
-  void setRealign(Dispatch& d, const Problem& p) const {
-    if (!realignable(p)) return;
+  static void setRealign(Dispatch& d, const Problem& p) {
     d.pipeline.stage = d.pipeline.stage == Stage::ChunkScan ? Stage::ChunkScanRealigned
                                                             : Stage::ChunkReduceRealigned;
     d.pipeline.reverse = p.inAxisStride < 0;
@@ -389,6 +389,7 @@ class Planner {
       return;
     }
     // Otherwise the largest chunk (up to a level-3 node) that keeps it busy.
+    bool realigned = !interleaved && walksRealigned(p, inOffset, outOffset);
     uint32_t levels = 3;
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
     if (wholeLines || (p.axisLen <= (uint64_t{1} << 12) && (onePass || small))) {
@@ -401,7 +402,6 @@ class Planner {
       // Measured on lavapipe, FLOAT32 along axis 1, ratio to the copy roof:
       // [8, 50257] 0.39 in level-2 chunks, 0.51 in level-3; [16, 50257] 0.39
       // and 0.49. Chunks on vectors gained nothing ([8, 50256] 0.53 and 0.55).
-      bool realigned = !interleaved && realignable(p) && !axisVectorizable(p, inOffset, outOffset);
       uint64_t target = realigned
                             ? std::min(tuning_.chunkTargetInvocations, tuning_.wholeLineInvocations)
                             : tuning_.chunkTargetInvocations;
@@ -418,7 +418,7 @@ class Planner {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
       d.pipeline.workgroupSize = workgroup;
       setVectorLoads(d, !interleaved && axisVectorizable(p, inOffset, outOffset));
-      if (!interleaved && !d.pipeline.vectorLoads) setRealign(d, p);
+      if (realigned) setRealign(d, p);
       setNodePaths(d);
       d.params.shape = levels;
       d.params.chunksPerLine = static_cast<uint32_t>(chunks);
@@ -526,10 +526,11 @@ class Planner {
   // elements: 0.63 against 0.28).
   bool lookbackPays(const Problem& p, uint64_t inOffset, uint64_t outOffset, uint64_t tiles) const {
     if (p.lineCount() == 1) return true;
-    if (!axisVectorizable(p, inOffset, outOffset) && realignable(p)) return false;
+    if (walksRealigned(p, inOffset, outOffset)) return false;
     uint64_t workers = tuning_.cpuWorkers;
+    if (workers < 2) return true;
     uint64_t workgroup = subgroupWorkgroup();
-    uint64_t block = workers == 0 ? 0 : ceilDiv(p.lineCount() * tiles, workgroup) / workers;
+    uint64_t block = ceilDiv(p.lineCount() * tiles, workgroup) / workers;
     // Blocks of one workgroup run side by side, so no worker waits long.
     if (block < 2) return true;
     for (uint64_t worker = 1; worker < workers; ++worker) {

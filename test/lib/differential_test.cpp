@@ -298,14 +298,14 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
       CAPTURE(profileName);
       Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
       // Whatever blocks of workgroups this host's workers would take.
-      const uint32_t savedWorkers = impl.tuning.cpuWorkers;
+      const detail::Tuning saved = impl.tuning;
       impl.tuning.cpuWorkers = 0;
       detail::Plan plan = planOn(impl, desc);
       REQUIRE(plan.dispatches.size() == 1);
       REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
       std::vector<uint8_t> initialOutput(input.size(), 0xA5);
       CHECK(test::runOnDevice(desc, input, true, initialOutput, profile) == expected);
-      impl.tuning.cpuWorkers = savedWorkers;
+      impl.tuning = saved;
     }
   };
   run(DataType::Int32, {kSilent, kSilent, 0, kSilent});
