@@ -3,9 +3,10 @@
 // Chunk, single pass with decoupled look-back: one invocation scans one tile
 // of one line, a level-3 node (4096 elements, a chunk of shape 3), and lines
 // hold at most 16 tiles, so a tile's carry is the serial sum of the earlier
-// tiles' totals (the root's carry is the identity). Tiles are numbered line
-// by line, so that neighbouring invocations (and a device's workers, which
-// take blocks of workgroups) mostly depend on each other, not on others.
+// tiles' totals (the root's carry is the identity). Invocations take tiles
+// line by line, so that neighbouring invocations mostly depend on each
+// other, not on others; on a CPU device, whose workers take blocks of
+// workgroups, each block's lines last first (lineAndTile()).
 //
 // Each invocation reduces its tile and publishes the total (the first tile
 // of a line, knowing its carry, also its inclusive value: carry + total),
@@ -185,11 +186,39 @@ ACC_T earlierTotal(uint line, uint tile, uint slot) {
   return total;
 }
 
+// The line and tile of the invocation at `invocation`. A CPU device's
+// worker takes a block of consecutive workgroups and runs them in order
+// (p.lookbackBlock tiles, from the host's prediction). A line that crosses
+// into the next block would have the next worker's first tiles wait on this
+// worker's last: so each block walks its lines last first, tiles in order
+// within a line, and such a line's head comes first in its block and its
+// tail last in the next.
+uvec2 lineAndTile(uint invocation) {
+  uint tiles = p.chunksPerLine;
+  uint block = p.lookbackBlock;
+  if (block == 0u) return uvec2(invocation / tiles, invocation % tiles);
+  uint begin = invocation - invocation % block;
+  uint end = min(begin + block, tileSlots());
+  uint position = invocation - begin;
+  uint lastLine = (end - 1u) / tiles;
+  uint lastBegin = max(lastLine * tiles, begin);
+  if (position < end - lastBegin) return uvec2(lastLine, lastBegin - lastLine * tiles + position);
+  // Whole lines before the last, then the block's first line from its
+  // first tile here.
+  uint after = position - (end - lastBegin);
+  uint line = lastLine - 1u - after / tiles;
+  uint tile = after % tiles;
+  if (line == begin / tiles) tile += begin % tiles;
+  return uvec2(line, tile);
+}
+
 void main() {
-  uint slot = invocationIndex();
-  if (slot >= tileSlots()) return;
-  uint line = slot / p.chunksPerLine;
-  uint tile = slot - line * p.chunksPerLine;
+  uint invocation = invocationIndex();
+  if (invocation >= tileSlots()) return;
+  uvec2 lineTile = lineAndTile(invocation);
+  uint line = lineTile.x;
+  uint tile = lineTile.y;
+  uint slot = line * p.chunksPerLine + tile;
   ChunkTask own = tileTask(line, tile);
   ACC_T total = reduceChunk(own, true);
   publish(totalIndex(slot), total);

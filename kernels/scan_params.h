@@ -60,6 +60,10 @@ struct ScanParams {
   uint shape;
   uint groupsX;  // dispatch width, to flatten 2-D workgroup ids
   uint flags;
+  // look-back pass: tiles in each block of invocations a CPU device's worker
+  // takes in turn, whose lines it walks last first (0: no blocks, tiles in
+  // line order; see kernels/chunk_lookback.comp).
+  uint lookbackBlock;
 };
 
 #ifdef __cplusplus

@@ -384,7 +384,7 @@ class Planner {
                       p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
-    if (onePass && tiles > 1 && !wholeLines && lookbackPays(p, inOffset, outOffset, tiles)) {
+    if (onePass && tiles > 1 && !wholeLines && lookbackPays(p, inOffset, outOffset)) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
     }
@@ -516,27 +516,26 @@ class Planner {
     return std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
   }
 
-  // Whether several lines of `tiles` tiles run faster in the look-back pass
-  // than in three: lines off vectors that three passes walk realigned do not
-  // (the look-back pass walks them an element at a time), nor lines that a
-  // CPU device's workers would wait on across their blocks of workgroups
-  // (Tuning::cpuWorkers). One line always does: three passes add two
-  // dispatches, which a line of at most 16 tiles does not repay (measured on
-  // lavapipe, 2^16 FLOAT32: 0.55-0.59 of the copy roof against 0.52; 50257
-  // elements: 0.63 against 0.28).
-  bool lookbackPays(const Problem& p, uint64_t inOffset, uint64_t outOffset, uint64_t tiles) const {
+  // Whether lines of several tiles run faster in the look-back pass than in
+  // three: several lines off vectors that three passes walk realigned do not
+  // (the look-back pass walks them an element at a time). One line always
+  // does: three passes add two dispatches, which a line of at most 16 tiles
+  // does not repay (measured on lavapipe, 2^16 FLOAT32: 0.55-0.59 of the
+  // copy roof against 0.52; 50257 elements: 0.63 against 0.28).
+  bool lookbackPays(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
     if (p.lineCount() == 1) return true;
-    if (walksRealigned(p, inOffset, outOffset)) return false;
+    return !walksRealigned(p, inOffset, outOffset);
+  }
+
+  // Tiles in each block of workgroups that a CPU device's worker takes
+  // (Tuning::cpuWorkers), for the look-back pass to walk lines last first
+  // within it (kernels/chunk_lookback.comp lineAndTile()); 0 where no blocks
+  // are predicted, or blocks of one workgroup, which run side by side.
+  uint32_t lookbackBlock(uint64_t slots, uint32_t workgroup) const {
     uint64_t workers = tuning_.cpuWorkers;
-    if (workers < 2) return true;
-    uint64_t workgroup = subgroupWorkgroup();
-    uint64_t block = ceilDiv(p.lineCount() * tiles, workgroup) / workers;
-    // Blocks of one workgroup run side by side, so no worker waits long.
-    if (block < 2) return true;
-    for (uint64_t worker = 1; worker < workers; ++worker) {
-      if (worker * block * workgroup % tiles != 0) return false;
-    }
-    return true;
+    if (workers < 2) return 0;
+    uint64_t block = ceilDiv(slots, workgroup) / workers;
+    return block < 2 ? 0 : static_cast<uint32_t>(block * workgroup);
   }
 
   // Lines of at most 16 tiles, so that a tile's carry is the serial sum of
@@ -560,6 +559,7 @@ class Planner {
     setNodePaths(d);
     d.params.shape = kLookbackTileLevels;
     d.params.chunksPerLine = static_cast<uint32_t>(tiles);
+    d.params.lookbackBlock = lookbackBlock(slots, workgroup);
     setAux(d, scratchBase);
     d.pipeline.lookbackPolls = tuning_.lookbackPolls;
     d.clearByteOffset = scratchBase;

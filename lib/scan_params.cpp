@@ -14,6 +14,7 @@ static_assert(offsetof(ScanParams, outLineStride) == 64);
 static_assert(offsetof(ScanParams, lineSize) == 88);
 static_assert(offsetof(ScanParams, axisLen) == 100);
 static_assert(offsetof(ScanParams, flags) == 120);
+static_assert(offsetof(ScanParams, lookbackBlock) == 124);
 static_assert(sizeof(ScanParams) <= 128, "must fit the 128-byte push-constant minimum");
 
 }  // namespace vkscan::detail

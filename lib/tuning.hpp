@@ -65,16 +65,17 @@ struct Tuning {
   uint32_t lookbackPolls;
   // Worker threads of a CPU device (0: unknown, or a GPU). llvmpipe (Mesa
   // 22.3) gives each worker a block of floor(workgroups / workers) workgroups
-  // in order, so where a line crosses from one block into the next, the
-  // later worker's first workgroup waits on the earlier worker's last, gives
-  // up, and reduces the tiles before it itself. Lines of several tiles take
-  // the look-back pass only where no block boundary falls inside a line
-  // (Planner::lookbackPays()); three passes do not wait. Measured on
-  // lavapipe (2 cores), FLOAT32 along axis 1, ratio to the copy roof:
-  // [8, 50256] and [8, 53248] (13 tiles a line, the blocks' boundary after
-  // 9 tiles of a line) 0.38-0.41 in the look-back pass, 0.52-0.53 in three;
-  // lines whose tiles fill the blocks ([8, 65536], [8, 40960]) 0.56-0.57
-  // against 0.52-0.53.
+  // in order. A line that crosses from one block into the next had the later
+  // worker's first workgroup wait on the earlier worker's last, give up, and
+  // reduce the tiles before it itself; so the look-back pass walks each
+  // block's lines last first (ScanParams::lookbackBlock), which puts such a
+  // line's head first in its block and its tail last in the next. A wrong
+  // guess costs speed, never bits. Measured on lavapipe (2 cores), FLOAT32
+  // along axis 1, ratio to the copy roof: [8, 50256] and [8, 53248] (13 tiles
+  // a line, the blocks' boundary after 9 tiles of a line) 0.38-0.41 in the
+  // look-back pass in line order, 0.49-0.53 in three passes, 0.55-0.60 in
+  // the look-back pass with blocks walked last line first; lines whose tiles
+  // fill the blocks ([8, 65536], [16, 12288]) 0.55-0.60 either way.
   uint32_t cpuWorkers;
   // Chunk walks whose axis stride is at least this many bytes (in either
   // tensor) read one word per row a node ahead (PipelineKey::touchAhead),

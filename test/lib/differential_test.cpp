@@ -244,6 +244,51 @@ TEST_CASE("single pass with look-back: many tiles") {
   }
 }
 
+// On a CPU device the pass walks the lines of each block of workgroups a
+// worker takes last first (kernels/chunk_lookback.comp lineAndTile()): every
+// tile once, with its own carry, where blocks end inside lines, hold several
+// lines or lie inside one, and where the last block is short. Worker counts
+// and workgroups of 2 invocations that this host would not give; blocks
+// that no worker takes as predicted only change speed. One profile: the
+// other builds decode tiles with the same code.
+TEST_CASE("single pass with look-back: each block of workgroups walks its lines last first") {
+  struct Shape {
+    DataType type;
+    uint32_t lines;
+    uint32_t length;
+  };
+  const Shape shapes[] = {
+      {DataType::Float32, 8, 50256}, {DataType::Int32, 5, 61440}, {DataType::UInt64, 6, 40960}};
+  for (test::Profile profile : test::testedProfiles({test::Profile::Native})) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    const detail::Tuning saved = impl.tuning;
+    impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
+    impl.tuning.wholeLineInvocations = UINT64_MAX;
+    for (const auto& [workgroup, workers] : {std::pair<uint32_t, uint32_t>{8, 2}, {8, 3}, {2, 5}}) {
+      impl.tuning.chunkWorkgroupSize = workgroup;
+      impl.tuning.cpuWorkers = workers;
+      for (const Shape& shape : shapes) {
+        CAPTURE(workgroup);
+        CAPTURE(workers);
+        CumulativeSummationDesc desc = test::packedDesc(shape.type, {shape.lines, shape.length}, 1);
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
+        uint32_t tiles = plan.dispatches[0].params.chunksPerLine;
+        uint32_t block = plan.dispatches[0].params.lookbackBlock;
+        CAPTURE(block);
+        REQUIRE(block != 0);
+        REQUIRE(block < shape.lines * tiles);
+        checkAgainstReference(desc, false, 90 + workers, profile);
+        desc.hasExclusiveSum = true;
+        desc.axisDirection = AxisDirection::Decreasing;
+        checkAgainstReference(desc, true, 95 + workers, profile);
+      }
+    }
+    impl.tuning = saved;
+  }
+}
+
 // A tile total (and inclusive value) whose bits equal the look-back's
 // unpublished pattern reads as silent: later tiles must still finish, by
 // reducing that tile themselves, with the same sums. Waiting (native) and

@@ -367,8 +367,11 @@ class Checker {
     const ScanParams& p = d.params;
     if (d.pipeline.stage != Stage::ChunkLookback) {
       expect(d.clearBytes == 0, "only the look-back pass clears scratch");
+      expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
       return;
     }
+    // lineAndTile() reverses lines within blocks of whole workgroups.
+    expect(p.lookbackBlock % d.pipeline.workgroupSize == 0, "look-back blocks of whole workgroups");
     uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
     uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
     expect(p.shape == 3, "look-back tiles of 4096");

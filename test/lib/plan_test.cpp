@@ -190,25 +190,30 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
     CHECK(many.dispatches[0].pipeline.stage == Stage::ChunkLookback);
     CHECK(many.dispatches[0].pipeline.workgroupSize == std::max(1u, device.subgroupSize));
   }
-  // Several lines, where no line crosses from one worker's block of
-  // workgroups into the next (Tuning::cpuWorkers; the class has two): 64
-  // workgroups of 8 tiles, blocks of 32; 80 tiles in 10, blocks of 5.
-  for (uint32_t length : {65536u, 40960u}) {
-    CAPTURE(length);
-    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {8, length}, 1), lavapipe);
-    REQUIRE(plan.dispatches.size() == 1);
-    CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookback);
-  }
-  // 104 tiles in 13 workgroups, blocks of 6: the second worker's block starts
-  // after 9 tiles of a line, so three passes, unless the workers are unknown.
-  CumulativeSummationDesc crossing = vkscan::test::packedDesc(DataType::Float32, {8, 50256}, 1);
-  Plan split = planFor(crossing, lavapipe);
-  CHECK(split.dispatches.size() == 3);
-  for (const Dispatch& d : split.dispatches) CHECK(d.pipeline.stage != Stage::ChunkLookback);
+  // Several lines, in blocks of the workgroups that each worker takes
+  // (Tuning::cpuWorkers; the class has two), whose lines the pass walks last
+  // first: 128 tiles in 16 workgroups of 8, blocks of 8; 80 tiles in 10,
+  // blocks of 5; 104 tiles in 13, blocks of 6, where the second worker's
+  // block starts after 9 tiles of a line. Unknown workers: no blocks.
   Tuning unknownWorkers = tuningOf(lavapipe);
   unknownWorkers.cpuWorkers = 0;
-  CHECK(planFor(crossing, lavapipe, unknownWorkers).dispatches.size() == 1);
-  // One line, whatever the blocks: three passes' dispatches cost more.
+  for (const auto& [length, block] :
+       {std::pair<uint32_t, uint32_t>{65536, 64}, {40960, 40}, {50256, 48}}) {
+    CAPTURE(length);
+    CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {8, length}, 1);
+    Plan plan = planFor(desc, lavapipe);
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+    CHECK(plan.dispatches[0].params.lookbackBlock == block);
+    Plan unknown = planFor(desc, lavapipe, unknownWorkers);
+    REQUIRE(unknown.dispatches.size() == 1);
+    CHECK(unknown.dispatches[0].params.lookbackBlock == 0);
+  }
+  // Blocks of one workgroup (2 lines of 8 tiles in 2) run side by side.
+  Plan small = planFor(vkscan::test::packedDesc(DataType::Float32, {2, 32768}, 1), lavapipe);
+  REQUIRE(small.dispatches.size() == 1);
+  CHECK(small.dispatches[0].params.lookbackBlock == 0);
+  // One line: three passes' dispatches cost more.
   Plan one = planFor(vkscan::test::packedDesc(DataType::Float32, {13 * 4096}, 0), lavapipe);
   CHECK(one.dispatches.size() == 1);
   // Lines off vectors: three passes that walk them realigned, where the
@@ -220,7 +225,12 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   // In level-3 chunks while those give two subgroups per worker (104 of
   // them here), where chunks on vectors shrink to 256 invocations.
   CHECK(offVectors.dispatches.front().params.shape == 3);
-  CHECK(split.dispatches.front().params.shape == 2);
+  Tuning threePasses = tuningOf(lavapipe);
+  threePasses.chunkLookbackMaxElements = 0;
+  Plan onVectors =
+      planFor(vkscan::test::packedDesc(DataType::Float32, {8, 50256}, 1), lavapipe, threePasses);
+  REQUIRE(onVectors.dispatches.size() >= 3);
+  CHECK(onVectors.dispatches.front().params.shape == 2);
   Plan twoOffVectors =
       planFor(vkscan::test::packedDesc(DataType::Float32, {2, 50257}, 1), lavapipe);
   CHECK(twoOffVectors.dispatches.front().params.shape == 2);
