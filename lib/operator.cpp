@@ -64,11 +64,11 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   bool lookback = false;
   for (const detail::Dispatch& dispatch : op->plan.dispatches) {
     keys.push_back(dispatch.pipeline);
-    lookback = lookback || dispatch.pipeline.stage == detail::Stage::ChunkLookback;
+    lookback = lookback || detail::isLookback(dispatch.pipeline.stage);
   }
   op->pipelines = impl_->pipelines->get(keys);
   if (lookback) {
-    for (detail::PipelineKey& key : keys) key.inPlace = key.stage == detail::Stage::ChunkLookback;
+    for (detail::PipelineKey& key : keys) key.inPlace = detail::isLookback(key.stage);
     op->inPlacePipelines = impl_->pipelines->get(keys);
   }
   return Operator(std::move(op));

@@ -72,7 +72,7 @@ bool isChunkStage(Stage stage) {
   return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
          stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved ||
          stage == Stage::ChunkReduceRealigned || stage == Stage::ChunkScanRealigned ||
-         stage == Stage::ChunkLookback;
+         isLookback(stage);
 }
 
 class Planner {
@@ -98,10 +98,9 @@ class Planner {
     Dispatch d;
     d.pipeline.stage = stage;
     d.pipeline.type = p.type;
-    d.pipeline.exclusive =
-        p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-                        stage == Stage::ChunkScanInterleaved ||
-                        stage == Stage::ChunkScanRealigned || stage == Stage::ChunkLookback);
+    d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
+                                           stage == Stage::ChunkScanInterleaved ||
+                                           stage == Stage::ChunkScanRealigned || isLookback(stage));
     uint64_t size = dataTypeSize(p.type);
     d.in = in;
     d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;
@@ -189,8 +188,16 @@ class Planner {
   }
 
   static void setRealign(Dispatch& d, const Problem& p) {
-    d.pipeline.stage = d.pipeline.stage == Stage::ChunkScan ? Stage::ChunkScanRealigned
-                                                            : Stage::ChunkReduceRealigned;
+    switch (d.pipeline.stage) {
+      case Stage::ChunkScan:
+        d.pipeline.stage = Stage::ChunkScanRealigned;
+        break;
+      case Stage::ChunkLookback:
+        d.pipeline.stage = Stage::ChunkLookbackRealigned;
+        break;
+      default:
+        d.pipeline.stage = Stage::ChunkReduceRealigned;
+    }
     d.pipeline.reverse = p.inAxisStride < 0;
   }
 
@@ -384,7 +391,7 @@ class Planner {
                       p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
-    if (onePass && tiles > 1 && !wholeLines && lookbackPays(p, inOffset, outOffset)) {
+    if (onePass && tiles > 1 && !wholeLines) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
     }
@@ -516,17 +523,6 @@ class Planner {
     return std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
   }
 
-  // Whether lines of several tiles run faster in the look-back pass than in
-  // three: several lines off vectors that three passes walk realigned do not
-  // (the look-back pass walks them an element at a time). One line always
-  // does: three passes add two dispatches, which a line of at most 16 tiles
-  // does not repay (measured on lavapipe, 2^16 FLOAT32: 0.55-0.59 of the
-  // copy roof against 0.52; 50257 elements: 0.63 against 0.28).
-  bool lookbackPays(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
-    if (p.lineCount() == 1) return true;
-    return !walksRealigned(p, inOffset, outOffset);
-  }
-
   // Tiles in each block of workgroups that a CPU device's worker takes
   // (Tuning::cpuWorkers), for the look-back pass to walk lines last first
   // within it (kernels/chunk_lookback.comp lineAndTile()); 0 where no blocks
@@ -540,6 +536,11 @@ class Planner {
 
   // Lines of at most 16 tiles, so that a tile's carry is the serial sum of
   // the earlier tiles' totals (the line's root node has the identity carry).
+  // Lines off vectors walk realigned, as in three passes: measured on
+  // lavapipe, FLOAT32, ratio to the copy roof, 50257 elements decreasing
+  // (off vectors from the last element) 0.33-0.35 an element at a time
+  // against 0.50-0.52; [2, 50257] along axis 1 0.42 in three realigned
+  // passes against 0.49, [3, 40001] 0.40-0.41 against 0.52.
   void planLookback(const Problem& p, BufferRole in, uint64_t inOffset, BufferRole out,
                     uint64_t outOffset, uint64_t scratchBase, uint64_t tiles) {
     uint64_t slots = p.lineCount() * tiles;
@@ -555,6 +556,7 @@ class Planner {
     uint32_t workgroup = subgroupWorkgroup();
     d.pipeline.workgroupSize = workgroup;
     setVectorLoads(d, axisVectorizable(p, inOffset, outOffset));
+    if (walksRealigned(p, inOffset, outOffset)) setRealign(d, p);
     setWideVectors(d, p, inOffset, outOffset, false);
     setNodePaths(d);
     d.params.shape = kLookbackTileLevels;
@@ -674,6 +676,8 @@ const char* stageName(Stage stage) noexcept {
       return "chunk_scan_realigned";
     case Stage::ChunkLookback:
       return "chunk_lookback";
+    case Stage::ChunkLookbackRealigned:
+      return "chunk_lookback_realigned";
   }
   return "unknown";
 }

@@ -27,9 +27,14 @@ enum class Stage : uint8_t {
   ChunkReduceRealigned,
   ChunkScanRealigned,
   // One pass: an invocation per 4096-element tile, carries by decoupled
-  // look-back (kernels/chunk_lookback.comp).
+  // look-back (kernels/chunk_lookback.comp); realigned as above.
   ChunkLookback,
+  ChunkLookbackRealigned,
 };
+
+inline bool isLookback(Stage stage) {
+  return stage == Stage::ChunkLookback || stage == Stage::ChunkLookbackRealigned;
+}
 
 const char* stageName(Stage stage) noexcept;
 

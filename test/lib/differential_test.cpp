@@ -443,7 +443,8 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
 // into place, with the first and last full node of each chunk plain. Lines
 // start at every phase against the unit; chunks hold three full nodes and
 // more, with a partial node and without; lines of several chunks (reduce,
-// carries, scan) put chunk boundaries mid-unit; padded layouts check that
+// carries, scan) put chunk boundaries mid-unit, and so do lines of several
+// tiles in the look-back pass; padded layouts check that
 // nothing outside the lines is written; lines of thousands of nodes are
 // walked whole. Through storage buffers and device addresses, with 32-byte
 // stores (Bits64) and 32-bit ones (Load64Store32 on the Native profile), and
@@ -485,7 +486,8 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
       if (&device.device != &unitStoresDevice && !unitWidth) continue;
       CAPTURE(device.name);
       // 17 lines of 53: every phase of 16 elements; 64 elements with lines
-      // 67 apart: four full nodes, no partial one.
+      // 67 apart: four full nodes, no partial one; 3 lines of 4 tiles, the
+      // last of 13 elements: the look-back pass.
       CumulativeSummationDesc padded = test::packedDesc(type, {11, 64}, 1);
       padded.input.strides = {67, 1};
       padded.output.strides = padded.input.strides;
@@ -493,12 +495,15 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
       if (unitWidth) {
         shapes.push_back(padded);
         shapes.push_back(test::packedDesc(type, {2, 70001}, 1));
+        shapes.push_back(test::packedDesc(type, {3, 3 * 4096 + 13}, 1));
       }
       for (const CumulativeSummationDesc& desc : shapes) {
         detail::Plan plan = planOn(impl, desc);
         const detail::Dispatch& scan = plan.dispatches.back();
-        // Chunk walks of the CPU tuning; the look-back pass keeps its own.
-        if (impl.tuning.chunkRealign && scan.pipeline.stage != detail::Stage::ChunkLookback) {
+        // Chunk walks of the CPU tuning.
+        if (impl.tuning.chunkRealign && detail::isLookback(scan.pipeline.stage)) {
+          CHECK(scan.pipeline.stage == detail::Stage::ChunkLookbackRealigned);
+        } else if (impl.tuning.chunkRealign) {
           CHECK(scan.pipeline.stage == detail::Stage::ChunkScanRealigned);
           bool chunked = plan.dispatches.size() > 1;
           CHECK(

@@ -49,7 +49,8 @@ const Stage kStages[] = {Stage::RowsReduce,
                          Stage::ChunkScanInterleaved,
                          Stage::ChunkReduceRealigned,
                          Stage::ChunkScanRealigned,
-                         Stage::ChunkLookback};
+                         Stage::ChunkLookback,
+                         Stage::ChunkLookbackRealigned};
 const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
                            DataType::Int64,   DataType::UInt64,  DataType::Float64};
 

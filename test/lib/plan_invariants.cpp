@@ -16,7 +16,7 @@ namespace {
 bool isScan(Stage stage) {
   return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
          stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkScanRealigned ||
-         stage == Stage::ChunkLookback;
+         detail::isLookback(stage);
 }
 bool isRows(Stage stage) {
   return stage == Stage::RowsReduce || stage == Stage::RowsScan;
@@ -25,7 +25,8 @@ bool isInterleaved(Stage stage) {
   return stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
 }
 bool isRealigned(Stage stage) {
-  return stage == Stage::ChunkReduceRealigned || stage == Stage::ChunkScanRealigned;
+  return stage == Stage::ChunkReduceRealigned || stage == Stage::ChunkScanRealigned ||
+         stage == Stage::ChunkLookbackRealigned;
 }
 bool isReduce(Stage stage) {
   return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
@@ -365,7 +366,7 @@ class Checker {
   // with the unpublished pattern before it.
   void checkLookback(const Dispatch& d) {
     const ScanParams& p = d.params;
-    if (d.pipeline.stage != Stage::ChunkLookback) {
+    if (!detail::isLookback(d.pipeline.stage)) {
       expect(d.clearBytes == 0, "only the look-back pass clears scratch");
       expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
       return;

@@ -216,23 +216,40 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   // One line: three passes' dispatches cost more.
   Plan one = planFor(vkscan::test::packedDesc(DataType::Float32, {13 * 4096}, 0), lavapipe);
   CHECK(one.dispatches.size() == 1);
-  // Lines off vectors: three passes that walk them realigned, where the
-  // look-back pass would take an element at a time.
-  Plan offVectors = planFor(vkscan::test::packedDesc(DataType::Float32, {8, 50257}, 1), lavapipe);
+  // Lines off vectors: the look-back pass walks them realigned, one line or
+  // several, forwards and backwards.
+  for (const auto& [sizes, axis, direction] :
+       {std::tuple<std::vector<uint32_t>, uint32_t, AxisDirection>{
+            {8, 50257}, 1, AxisDirection::Increasing},
+        {{2, 50257}, 1, AxisDirection::Decreasing},
+        {{50257}, 0, AxisDirection::Decreasing}}) {
+    CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, sizes, axis);
+    desc.axisDirection = direction;
+    Plan plan = planFor(desc, lavapipe);
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.dispatches[0].pipeline.stage == Stage::ChunkLookbackRealigned);
+    CHECK(plan.dispatches[0].pipeline.reverse == (direction == AxisDirection::Decreasing));
+  }
+  // 1-D increasing starts on vectors.
+  Plan forwards = planFor(vkscan::test::packedDesc(DataType::Float32, {50257}, 0), lavapipe);
+  CHECK(forwards.dispatches[0].pipeline.stage == Stage::ChunkLookback);
+  // In three passes (beyond the look-back pass's reach), realigned chunks
+  // stay level-3 while those give two subgroups per worker (104 of them
+  // here), where chunks on vectors shrink to 256 invocations.
+  Tuning threePasses = tuningOf(lavapipe);
+  threePasses.chunkLookbackMaxElements = 0;
+  Plan offVectors =
+      planFor(vkscan::test::packedDesc(DataType::Float32, {8, 50257}, 1), lavapipe, threePasses);
   REQUIRE(offVectors.dispatches.size() >= 3);
   CHECK(offVectors.dispatches.front().pipeline.stage == Stage::ChunkReduceRealigned);
   CHECK(offVectors.dispatches.back().pipeline.stage == Stage::ChunkScanRealigned);
-  // In level-3 chunks while those give two subgroups per worker (104 of
-  // them here), where chunks on vectors shrink to 256 invocations.
   CHECK(offVectors.dispatches.front().params.shape == 3);
-  Tuning threePasses = tuningOf(lavapipe);
-  threePasses.chunkLookbackMaxElements = 0;
   Plan onVectors =
       planFor(vkscan::test::packedDesc(DataType::Float32, {8, 50256}, 1), lavapipe, threePasses);
   REQUIRE(onVectors.dispatches.size() >= 3);
   CHECK(onVectors.dispatches.front().params.shape == 2);
   Plan twoOffVectors =
-      planFor(vkscan::test::packedDesc(DataType::Float32, {2, 50257}, 1), lavapipe);
+      planFor(vkscan::test::packedDesc(DataType::Float32, {2, 50257}, 1), lavapipe, threePasses);
   CHECK(twoOffVectors.dispatches.front().params.shape == 2);
   // Beyond 16 tiles, beyond 2^24 elements, interleaved lines and on GPUs:
   // three passes.
@@ -243,7 +260,7 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
         {{5, 6000}, 1, kDevices[4]}}) {
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, axis), device);
     CHECK(plan.dispatches.size() >= 3);
-    for (const Dispatch& d : plan.dispatches) CHECK(d.pipeline.stage != Stage::ChunkLookback);
+    for (const Dispatch& d : plan.dispatches) CHECK(!isLookback(d.pipeline.stage));
   }
 }
 
@@ -308,16 +325,15 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
              Stage::ChunkScan, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
              Stage::ChunkScanInterleaved, 4);
-  // Fewer lines take the look-back pass, or chunks (lines off vectors
-  // realigned); longer ones chunks.
+  // Fewer lines take the look-back pass (lines off vectors realigned);
+  // longer ones chunks.
   Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {31, 8192}, 1), lavapipe);
   REQUIRE(few.dispatches.size() == 1);
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkLookback);
   Plan fewOffVectors =
       planFor(vkscan::test::packedDesc(DataType::Float32, {31, 4097}, 1), lavapipe);
-  REQUIRE(fewOffVectors.dispatches.size() >= 3);
-  CHECK(fewOffVectors.dispatches.front().pipeline.stage == Stage::ChunkReduceRealigned);
-  CHECK(fewOffVectors.dispatches.back().pipeline.stage == Stage::ChunkScanRealigned);
+  REQUIRE(fewOffVectors.dispatches.size() == 1);
+  CHECK(fewOffVectors.dispatches[0].pipeline.stage == Stage::ChunkLookbackRealigned);
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 496}, 0), lavapipe)
             .dispatches.size() >= 3);
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
