@@ -178,9 +178,10 @@ class Planner {
     return axisAligned(p, inOffset, outOffset, vectorElements(p.type));
   }
 
-  // Whether plain chunk walks of the axis go realigned: a contiguous axis
-  // off vectors, long enough for the realigned walk, which needs three full
-  // nodes in a chunk (kernels/chunk.glsl), where the walk is wanted.
+  // Whether plain chunk walks and the look-back pass of the axis go
+  // realigned: a contiguous axis off vectors, long enough for the realigned
+  // walk, which needs three full nodes in a chunk (kernels/chunk.glsl), where
+  // the walk is wanted.
   bool walksRealigned(const Problem& p, uint64_t inOffset, uint64_t outOffset) const {
     return tuning_.chunkRealign && p.inAxisStride == p.outAxisStride &&
            std::abs(p.inAxisStride) == 1 && p.axisLen >= 3 * kNode &&

@@ -192,7 +192,7 @@ int audit() {
 
 // Two pieces (four line dimensions that cannot merge), each a single pass
 // with look-back on a CPU device, clearing the same scratch one after the
-// other. Lines on vectors: lines off them take three passes.
+// other. Lines on vectors: the plain build of the pass.
 CumulativeSummationDesc lookbackPieces() {
   CumulativeSummationDesc desc = packedDesc(DataType::Float32, {2, 2, 2, 2, 5000}, 4);
   desc.input.strides = {40032, 20016, 10008, 5004, 1};
