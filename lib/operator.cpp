@@ -61,6 +61,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   op->desc = desc;
   op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
   std::vector<detail::PipelineKey> keys;
+  keys.reserve(op->plan.dispatches.size());
   bool lookback = false;
   for (const detail::Dispatch& dispatch : op->plan.dispatches) {
     keys.push_back(dispatch.pipeline);

@@ -66,6 +66,16 @@ size_t PipelineCache::size() const {
 
 std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys) {
   std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<VkPipeline> result;
+  result.reserve(keys.size());
+  // The hit path, one lookup per key: every pipeline known.
+  for (const PipelineKey& key : keys) {
+    auto found = pipelines_.find(key);
+    if (found == pipelines_.end()) break;
+    result.push_back(found->second);
+  }
+  if (result.size() == keys.size()) return result;
+
   std::vector<PipelineKey> missing;
   for (const PipelineKey& key : keys) {
     bool known = pipelines_.count(key) != 0;
@@ -120,8 +130,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
     for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
   }
 
-  std::vector<VkPipeline> result;
-  result.reserve(keys.size());
+  result.clear();
   for (const PipelineKey& key : keys) result.push_back(pipelines_.at(key));
   return result;
 }

@@ -24,6 +24,9 @@ constexpr uint32_t kMaxChunkLevels = 4;
 // to 8.6-8.9, 132 7.1 to 8.5-9.5, 260 3.2 to 6.4-6.6; inner 52 (4 of 52
 // left over) 10.6 to 7.9-8.7, 76 (12 of 76) 8.4 to 6.4-6.5.
 constexpr uint64_t kLaneGroupRestShare = 16;
+// Room for the dispatches of any one-piece plan, reserved up front: an axis
+// of 2^32 - 1 elements takes five (reduce, carries in three, scan).
+constexpr size_t kTypicalDispatches = 8;
 
 // Look-back scratch, all filled with kLookbackUnpublished
 // (kernels/chunk_lookback.comp): per tile a total and an inclusive value,
@@ -77,8 +80,11 @@ bool isChunkStage(Stage stage) {
 
 class Planner {
  public:
+  // Reserving the dispatches spares createOperator() reallocations.
   Planner(const PlanLimits& limits, const Tuning& tuning, Plan& plan)
-      : limits_(limits), tuning_(tuning), plan_(plan) {}
+      : limits_(limits), tuning_(tuning), plan_(plan) {
+    plan_.dispatches.reserve(kTypicalDispatches);
+  }
 
   // Plans one piece: at most three line dimensions and a line count that fits
   // the kernels' 32-bit line index. `scratchBase` is where this piece's aux
@@ -144,7 +150,7 @@ class Planner {
     d.auxByteOffset = auxOffset;
   }
 
-  void emit(Dispatch d, uint64_t groups) {
+  void emit(const Dispatch& planned, uint64_t groups) {
     if (groups == 0) throw InvalidArgument("input.sizes", "a dispatch with no workgroups");
     // Balanced, so that the grid's padding (idle workgroups) is under y.
     uint64_t y = ceilDiv(groups, limits_.maxWorkgroupCountX);
@@ -158,18 +164,18 @@ class Planner {
     // Kernels index invocations, and count lines x chunks, in 32 bits; the
     // padded grid must stay below 2^32 too, or surplus invocations would wrap
     // onto real lines (and a count of exactly 2^32 would wrap to 0).
-    if (x * y * d.pipeline.workgroupSize > UINT32_MAX) {
+    if (x * y * planned.pipeline.workgroupSize > UINT32_MAX) {
       throw InvalidArgument("input.sizes", "needs " + std::to_string(groups) + " workgroups of " +
-                                               std::to_string(d.pipeline.workgroupSize) +
+                                               std::to_string(planned.pipeline.workgroupSize) +
                                                " invocations in one dispatch; vkscan indexes at "
                                                "most 2^32 invocations");
     }
+    Dispatch& d = plan_.dispatches.emplace_back(planned);
     d.groupsX = static_cast<uint32_t>(x);
     d.groupsY = static_cast<uint32_t>(y);
     d.params.groupsX = d.groupsX;
     d.pipeline.lineDims = d.params.lineSize[2] > 1 ? 3 : d.params.lineSize[1] > 1 ? 2 : 1;
     d.pipeline.chunked = isChunkStage(d.pipeline.stage) && d.params.chunksPerLine > 1;
-    plan_.dispatches.push_back(d);
   }
 
   // Vector accesses along the axis: a node's elements are contiguous and
@@ -605,6 +611,12 @@ uint64_t pieceCount(const Problem& p) {
   return count;
 }
 
+// What the kernels can index in one dispatch: at most three line dimensions
+// (the push constants hold three) and at most 2^31 lines.
+bool isPiece(const Problem& p) {
+  return p.lines.size() <= 3 && p.lineCount() <= kMaxLinesPerDispatch;
+}
+
 // Splitting to keep each dispatch under 2^31 lines adds pieces too; every
 // piece goes through here, so their number stays bounded whatever made them.
 void addPiece(const Problem& piece, std::vector<Problem>& pieces) {
@@ -616,9 +628,8 @@ void addPiece(const Problem& piece, std::vector<Problem>& pieces) {
   pieces.push_back(piece);
 }
 
-// Splits a problem into pieces the kernels can index: at most three line
-// dimensions (the push constants hold three) and at most 2^31 lines. Pieces
-// run one after another and reuse the same scratch.
+// Splits a problem into pieces (isPiece()). Pieces run one after another
+// and reuse the same scratch.
 void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
   auto peelOutermost = [&](const Problem& whole) {
     LineDim outer = whole.lines.back();
@@ -634,11 +645,11 @@ void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
     peelOutermost(p);
     return;
   }
-  uint64_t lines = p.lineCount();
-  if (lines <= kMaxLinesPerDispatch) {
+  if (isPiece(p)) {
     addPiece(p, pieces);
     return;
   }
+  uint64_t lines = p.lineCount();
   LineDim outer = p.lines.back();
   uint64_t inner = lines / outer.size;
   if (inner > kMaxLinesPerDispatch) {
@@ -717,11 +728,15 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tu
                               std::to_string(pieces) + " separate dispatches (limit " +
                               std::to_string(kMaxPieces) + ")");
   }
-  std::vector<Problem> split;
-  splitIntoPieces(problem, split);
   Planner planner(limits, tuning, plan);
-  for (const Problem& piece : split) {
-    planner.planPiece(piece, BufferRole::Input, 0, BufferRole::Output, 0, 0);
+  if (isPiece(problem)) {
+    planner.planPiece(problem, BufferRole::Input, 0, BufferRole::Output, 0, 0);
+  } else {
+    std::vector<Problem> split;
+    splitIntoPieces(problem, split);
+    for (const Problem& piece : split) {
+      planner.planPiece(piece, BufferRole::Input, 0, BufferRole::Output, 0, 0);
+    }
   }
   if (fitsStorageBuffers(problem, plan.scratchBytes, limits)) {
     for (Dispatch& dispatch : plan.dispatches) {

@@ -1,6 +1,7 @@
 #include "problem.hpp"
 
-#include <algorithm>
+#include <array>
+#include <functional>
 #include <string>
 
 namespace vkscan::detail {
@@ -43,18 +44,32 @@ void checkTensor(const TensorDesc& tensor, const std::string& name) {
   }
 }
 
+// Adds `item` to the `count` sorted ones, after those it does not precede:
+// a stable insertion sort of at most kMaxDimensions items, which neither
+// allocates (std::stable_sort does) nor trips GCC 12's -Warray-bounds on a
+// short std::array (std::sort does).
+template <typename T, typename Less>
+void insertSorted(std::array<T, kMaxDimensions>& items, size_t& count, const T& item, Less less) {
+  size_t at = count++;
+  for (; at > 0 && less(item, items[at - 1]); --at) items[at] = items[at - 1];
+  items[at] = item;
+}
+
 // A sufficient test: sorted by stride, each dimension must step over the
 // whole extent of the smaller ones. It rejects a few exotic interleavings that
 // do not overlap; no DML or numpy layout is among them.
 void checkOutputDoesNotOverlapItself(const TensorDesc& output) {
-  std::vector<std::pair<int64_t, uint64_t>> dims;  // stride, size
-  std::vector<int64_t> strides = elementStrides(output);
-  for (size_t d = 0; d < strides.size(); ++d) {
-    if (output.sizes[d] > 1) dims.emplace_back(strides[d], output.sizes[d]);
+  std::array<std::pair<int64_t, uint64_t>, kMaxDimensions> dims;  // stride, size
+  size_t count = 0;
+  ElementStrides strides = elementStrides(output);
+  for (size_t d = 0; d < output.sizes.size(); ++d) {
+    if (output.sizes[d] > 1) {
+      insertSorted(dims, count, std::pair(strides[d], uint64_t{output.sizes[d]}), std::less<>());
+    }
   }
-  std::sort(dims.begin(), dims.end());
   int64_t extent = 1;  // elements spanned by the dimensions checked so far
-  for (const auto& [stride, size] : dims) {
+  for (size_t i = 0; i < count; ++i) {
+    auto [stride, size] = dims[i];
     if (stride < extent) {
       throw InvalidArgument("output.strides",
                             "strides " + join(output.strides) + " for sizes " + join(output.sizes) +
@@ -72,15 +87,15 @@ bool sameLayout(const TensorDesc& a, const TensorDesc& b) {
   return a.sizes == b.sizes && elementStrides(a) == elementStrides(b);
 }
 
-std::vector<int64_t> elementStrides(const TensorDesc& tensor) {
-  std::vector<int64_t> strides(tensor.sizes.size());
+ElementStrides elementStrides(const TensorDesc& tensor) {
+  ElementStrides strides{};
   if (!tensor.strides.empty()) {
-    for (size_t d = 0; d < strides.size(); ++d) strides[d] = tensor.strides[d];
+    for (size_t d = 0; d < tensor.strides.size(); ++d) strides[d] = tensor.strides[d];
     return strides;
   }
   // Packed: checkTensor() has bounded the extent, so the product fits.
   int64_t packed = 1;
-  for (size_t d = strides.size(); d-- > 0;) {
+  for (size_t d = tensor.sizes.size(); d-- > 0;) {
     strides[d] = packed;
     packed *= tensor.sizes[d];
   }
@@ -140,8 +155,8 @@ Problem normalize(const CumulativeSummationDesc& desc) {
   problem.inputBytes = in.totalBytes();
   problem.outputBytes = out.totalBytes();
 
-  std::vector<int64_t> inStrides = elementStrides(in);
-  std::vector<int64_t> outStrides = elementStrides(out);
+  ElementStrides inStrides = elementStrides(in);
+  ElementStrides outStrides = elementStrides(out);
   problem.axisLen = in.sizes[desc.axis];
   problem.inAxisStride = inStrides[desc.axis];
   problem.outAxisStride = outStrides[desc.axis];
@@ -152,15 +167,19 @@ Problem normalize(const CumulativeSummationDesc& desc) {
     problem.outAxisStride = -problem.outAxisStride;
   }
 
-  std::vector<LineDim> dims;
-  for (size_t d = 0; d < in.sizes.size(); ++d) {
-    if (d != desc.axis && in.sizes[d] > 1)
-      dims.push_back({in.sizes[d], inStrides[d], outStrides[d]});
-  }
-  std::stable_sort(dims.begin(), dims.end(), [](const LineDim& a, const LineDim& b) {
+  // Innermost first; dimensions of equal strides keep their order.
+  auto innerFirst = [](const LineDim& a, const LineDim& b) {
     return a.inStride != b.inStride ? a.inStride < b.inStride : a.outStride < b.outStride;
-  });
-  for (const LineDim& dim : dims) {
+  };
+  std::array<LineDim, kMaxDimensions> dims;
+  size_t count = 0;
+  for (size_t d = 0; d < in.sizes.size(); ++d) {
+    if (d != desc.axis && in.sizes[d] > 1) {
+      insertSorted(dims, count, LineDim{in.sizes[d], inStrides[d], outStrides[d]}, innerFirst);
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const LineDim& dim = dims[i];
     if (!problem.lines.empty()) {
       LineDim& inner = problem.lines.back();
       int64_t span = static_cast<int64_t>(inner.size);

@@ -3,6 +3,7 @@
 // line dimensions, walked in traversal order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 #include <vkscan/vkscan.hpp>
@@ -44,9 +45,13 @@ struct Problem {
 Problem normalize(const CumulativeSummationDesc& desc);
 
 // The stride of each dimension in elements: the given strides, or the packed
-// row-major ones. For packed tensors the extent must already be validated
-// (normalize() does), so that the product cannot overflow.
-std::vector<int64_t> elementStrides(const TensorDesc& tensor);
+// row-major ones; 0 past the rank. The tensor must already be validated
+// (normalize() does): at most kMaxDimensions, and for packed tensors an
+// extent whose product cannot overflow. An array, not a vector:
+// createOperator() and record() run this on every call, and an allocation
+// costs more than the arithmetic.
+using ElementStrides = std::array<int64_t, kMaxDimensions>;
+ElementStrides elementStrides(const TensorDesc& tensor);
 
 // Same sizes and element strides: one buffer can serve as both (in place).
 bool sameLayout(const TensorDesc& a, const TensorDesc& b);
