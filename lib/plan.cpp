@@ -394,8 +394,9 @@ class Planner {
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
     // A whole line per invocation, when that keeps the device busy: one
     // pass without scratch, up to a level-4 node (4096 node iterations).
-    bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
-                      p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
+    uint64_t busy = interleaved ? busyInvocations() : tuning_.wholeLineInvocations;
+    bool wholeLines =
+        invocationsPerChunk >= busy && p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
     if (onePass && tiles > 1 && !wholeLines) {
@@ -416,9 +417,8 @@ class Planner {
       // Measured on lavapipe, FLOAT32 along axis 1, ratio to the copy roof:
       // [8, 50257] 0.39 in level-2 chunks, 0.51 in level-3; [16, 50257] 0.39
       // and 0.49. Chunks on vectors gained nothing ([8, 50256] 0.53 and 0.55).
-      uint64_t target = realigned
-                            ? std::min(tuning_.chunkTargetInvocations, tuning_.wholeLineInvocations)
-                            : tuning_.chunkTargetInvocations;
+      uint64_t target = realigned ? std::min(tuning_.chunkTargetInvocations, busyInvocations())
+                                  : tuning_.chunkTargetInvocations;
       while (levels > 1 &&
              invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * levels)) < target) {
         --levels;
@@ -524,6 +524,19 @@ class Planner {
     }
     if (spread && invocations < tuning_.chunkTargetInvocations) return subgroupWorkgroup();
     return tuning_.chunkWorkgroupSize;
+  }
+
+  // Invocations that keep a CPU device busy with walks that wait on memory
+  // (interleaved lines) or pay for a head and a tail in each chunk (realigned
+  // walks): two subgroups per worker thread, twice what contiguous lines
+  // walked whole need (Tuning::wholeLineInvocations); on a GPU, or where the
+  // threads are unknown, chunkTargetInvocations as for those. Saturated, so
+  // that a wholeLineInvocations of UINT64_MAX (the tests' way to walk no
+  // line whole) stays that.
+  uint64_t busyInvocations() const {
+    uint64_t whole = tuning_.wholeLineInvocations;
+    uint64_t twice = whole > UINT64_MAX / 2 ? UINT64_MAX : 2 * whole;
+    return std::min(twice, std::max(whole, tuning_.chunkTargetInvocations));
   }
 
   uint32_t subgroupWorkgroup() const {

@@ -307,14 +307,17 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
     CHECK(d.params.chunksPerLine == 1);
     CHECK(plan.scratchBytes == 0);
   };
-  // 32 invocations: two subgroups for each of the class's two worker threads
-  // (Tuning::wholeLineInvocations). Lines of odd length are off vectors, and
-  // walk realigned.
-  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {32, 4097}, 1), lavapipe),
+  // Contiguous lines from 16 invocations: a subgroup for each of the class's
+  // two worker threads (Tuning::wholeLineInvocations). Lines of odd length
+  // are off vectors, and walk realigned.
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {16, 8192}, 1), lavapipe),
+             Stage::ChunkScan, 4);
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {31, 4097}, 1), lavapipe),
              Stage::ChunkScanRealigned, 4);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 50257}, 1), lavapipe),
              Stage::ChunkScanRealigned, 4);
-  // Lines interleaved in groups: 256 groups of 4 lines, 32 groups of 16.
+  // Lines interleaved in groups, from 32 invocations (two subgroups per
+  // worker thread): 256 groups of 4 lines, 32 groups of 16.
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1), lavapipe),
              Stage::ChunkScanInterleaved, 4);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 512}, 0), lavapipe),
@@ -325,13 +328,13 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
              Stage::ChunkScan, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
              Stage::ChunkScanInterleaved, 4);
-  // Fewer lines take the look-back pass (lines off vectors realigned);
-  // longer ones chunks.
-  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {31, 8192}, 1), lavapipe);
+  // Fewer lines take the look-back pass (lines off vectors realigned), 31
+  // groups of interleaved lines three passes; longer lines chunks.
+  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {15, 8192}, 1), lavapipe);
   REQUIRE(few.dispatches.size() == 1);
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkLookback);
   Plan fewOffVectors =
-      planFor(vkscan::test::packedDesc(DataType::Float32, {31, 4097}, 1), lavapipe);
+      planFor(vkscan::test::packedDesc(DataType::Float32, {15, 4097}, 1), lavapipe);
   REQUIRE(fewOffVectors.dispatches.size() == 1);
   CHECK(fewOffVectors.dispatches[0].pipeline.stage == Stage::ChunkLookbackRealigned);
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 496}, 0), lavapipe)
@@ -339,10 +342,10 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
   CHECK(longer.dispatches.size() >= 3);
   // The threshold follows the worker threads, up to chunkTargetInvocations.
-  CHECK(tuningFor(true, 8, 1024, 2).wholeLineInvocations == 32);
+  CHECK(tuningFor(true, 8, 1024, 2).wholeLineInvocations == 16);
   CHECK(tuningFor(true, 8, 1024, 64).wholeLineInvocations == 256);
   CHECK(tuningFor(true, 8, 1024, 0).wholeLineInvocations == 256);
-  CHECK(tuningFor(true, 1, 128, 1).wholeLineInvocations == 2);
+  CHECK(tuningFor(true, 1, 128, 1).wholeLineInvocations == 1);
   CHECK(tuningFor(false, 32, 1024, 2).wholeLineInvocations == uint64_t{1} << 16);
 }
 

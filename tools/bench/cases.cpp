@@ -95,7 +95,8 @@ std::vector<Case> caseMatrix(bool quick) {
       // cliff (rows just over 4096, lines misaligned for vectors, columns of
       // other types, an inner extent that interleaves no vector, fewer than
       // 256 lines or groups of interleaved lines, lines far shorter than a node,
-      // a few lines of 13 tiles, on vectors or not).
+      // a few lines of 13 tiles, on vectors or not, 31 lines of two tiles off
+      // vectors, and one line off vectors because it is walked from its end).
       {"rows_4100", T::Float32, {n4k, 4100}, 1},
       {"rows_misaligned", T::Float32, {n4k, 4097}, 1},
       {"columns_odd", T::Float32, {n4k, n4k - 1}, 0},
@@ -107,6 +108,8 @@ std::vector<Case> caseMatrix(bool quick) {
       {"rows_8x50256", T::Float32, {quick ? 2u : 8u, 50256u}, 1},
       {"rows_8x50257", T::Float32, {quick ? 2u : 8u, 50257u}, 1},
       {"rows_of_3", T::Float32, {quick ? 1u << 16 : 1u << 22, 3}, 1},
+      {"rows_31x4097", T::Float32, {quick ? 3u : 31u, 4097u}, 1},
+      {"1d_50257_dec", T::Float32, {quick ? 4097u : 50257u}, 0, false, true},
   };
   return cases;
 }
