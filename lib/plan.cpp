@@ -394,9 +394,9 @@ class Planner {
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
     // A whole line per invocation, when that keeps the device busy: one
     // pass without scratch, up to a level-4 node (4096 node iterations).
-    uint64_t busy = interleaved ? busyInvocations() : tuning_.wholeLineInvocations;
+    uint64_t wholeFrom = interleaved ? busyInvocations() : tuning_.wholeLineInvocations;
     bool wholeLines =
-        invocationsPerChunk >= busy && p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
+        invocationsPerChunk >= wholeFrom && p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
     if (onePass && tiles > 1 && !wholeLines) {

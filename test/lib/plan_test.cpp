@@ -347,6 +347,12 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   CHECK(tuningFor(true, 8, 1024, 0).wholeLineInvocations == 256);
   CHECK(tuningFor(true, 1, 128, 1).wholeLineInvocations == 1);
   CHECK(tuningFor(false, 32, 1024, 2).wholeLineInvocations == uint64_t{1} << 16);
+  // Interleaved lines' threshold, twice it, saturates: UINT64_MAX walks no
+  // line whole (256 groups of 16 columns, interleaved).
+  Tuning never = tuningOf(lavapipe);
+  never.wholeLineInvocations = UINT64_MAX;
+  CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {8192, 4096}, 0), lavapipe, never)
+            .dispatches.size() >= 3);
 }
 
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
