@@ -36,8 +36,9 @@ VkDeviceAddress addressOf(const Device::Impl& device, const BufferBinding& bindi
 // The int64-free kernels address a tensor with 32-bit offsets.
 void checkSpanWithoutInt64(const TensorDesc& tensor, const char* field,
                            const DeviceCapabilities& caps) {
+  if (caps.shaderInt64) return;
   uint64_t bytes = tensor.totalBytes();
-  if (caps.shaderInt64 || bytes <= kMaxTensorBytesWithoutInt64) return;
+  if (bytes <= kMaxTensorBytesWithoutInt64) return;
   throw Unsupported(std::string(field) + ": the tensor spans " + std::to_string(bytes) +
                     " bytes; on " + caps.deviceName +
                     ", without shaderInt64 (absent, or DeviceOptions::disableInt64), vkscan "
@@ -60,18 +61,11 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   op->device = impl_;
   op->desc = desc;
   op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
-  std::vector<detail::PipelineKey> keys;
-  keys.reserve(op->plan.dispatches.size());
-  bool lookback = false;
-  for (const detail::Dispatch& dispatch : op->plan.dispatches) {
-    keys.push_back(dispatch.pipeline);
-    lookback = lookback || detail::isLookback(dispatch.pipeline.stage);
-  }
-  op->pipelines = impl_->pipelines->get(keys);
-  if (lookback) {
-    for (detail::PipelineKey& key : keys) key.inPlace = detail::isLookback(key.stage);
-    op->inPlacePipelines = impl_->pipelines->get(keys);
-  }
+  op->pipelines = impl_->pipelines->get(op->plan.dispatches, false);
+  bool lookback = std::any_of(
+      op->plan.dispatches.begin(), op->plan.dispatches.end(),
+      [](const detail::Dispatch& dispatch) { return detail::isLookback(dispatch.pipeline.stage); });
+  if (lookback) op->inPlacePipelines = impl_->pipelines->get(op->plan.dispatches, true);
   return Operator(std::move(op));
 }
 

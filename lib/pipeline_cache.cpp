@@ -64,20 +64,26 @@ size_t PipelineCache::size() const {
   return pipelines_.size();
 }
 
-std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys) {
+std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatches, bool inPlace) {
+  auto keyOf = [inPlace](const Dispatch& dispatch) {
+    PipelineKey key = dispatch.pipeline;
+    key.inPlace = inPlace && isLookback(key.stage);
+    return key;
+  };
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<VkPipeline> result;
-  result.reserve(keys.size());
+  result.reserve(dispatches.size());
   // The hit path, one lookup per key: every pipeline known.
-  for (const PipelineKey& key : keys) {
-    auto found = pipelines_.find(key);
+  for (const Dispatch& dispatch : dispatches) {
+    auto found = pipelines_.find(keyOf(dispatch));
     if (found == pipelines_.end()) break;
     result.push_back(found->second);
   }
-  if (result.size() == keys.size()) return result;
+  if (result.size() == dispatches.size()) return result;
 
   std::vector<PipelineKey> missing;
-  for (const PipelineKey& key : keys) {
+  for (const Dispatch& dispatch : dispatches) {
+    PipelineKey key = keyOf(dispatch);
     bool known = pipelines_.count(key) != 0;
     bool queued = false;
     for (const PipelineKey& m : missing) queued = queued || m == key;
@@ -131,7 +137,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<PipelineKey>& keys)
   }
 
   result.clear();
-  for (const PipelineKey& key : keys) result.push_back(pipelines_.at(key));
+  for (const Dispatch& dispatch : dispatches) result.push_back(pipelines_.at(keyOf(dispatch)));
   return result;
 }
 

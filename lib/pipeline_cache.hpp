@@ -2,8 +2,8 @@
 // by every operator afterwards. Thread-safe.
 #pragma once
 
-#include <map>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "kernel_binaries.hpp"
@@ -23,11 +23,11 @@ class PipelineCache {
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
 
-  // The pipeline of each key, in order. Missing ones are created in one
-  // batched vkCreateComputePipelines call; on failure nothing is kept and
-  // VulkanError is thrown.
-  std::vector<VkPipeline> get(const std::vector<PipelineKey>& keys);
-
+  // The pipeline of each dispatch's key, in order; with `inPlace`, the
+  // in-place variants of the look-back stages (PipelineKey::inPlace). Missing
+  // ones are created in one batched vkCreateComputePipelines call; on failure
+  // nothing is kept and VulkanError is thrown.
+  std::vector<VkPipeline> get(const std::vector<Dispatch>& dispatches, bool inPlace);
   size_t size() const;
 
  private:
@@ -37,7 +37,7 @@ class PipelineCache {
   VkPipelineLayout layout_;
   KernelVariant variant_;
   mutable std::mutex mutex_;
-  std::map<PipelineKey, VkPipeline> pipelines_;
+  std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };
 
 }  // namespace vkscan::detail

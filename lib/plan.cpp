@@ -722,8 +722,15 @@ bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return tied(*this) == tied(o);
 }
 
-bool PipelineKey::operator<(const PipelineKey& o) const noexcept {
-  return tied(*this) < tied(o);
+size_t PipelineKeyHash::operator()(const PipelineKey& key) const noexcept {
+  // FNV-1a over the fields' values: every field, so equal keys hash equal.
+  uint64_t hash = 0xcbf29ce484222325u;
+  std::apply(
+      [&hash](const auto&... field) {
+        ((hash = (hash ^ static_cast<uint64_t>(field)) * 0x100000001b3u), ...);
+      },
+      tied(key));
+  return static_cast<size_t>(hash);
 }
 
 Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {

@@ -3,6 +3,7 @@
 // limits, so it is unit-tested without a device.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -116,7 +117,13 @@ struct PipelineKey {
   bool storageBuffers = false;
 
   bool operator==(const PipelineKey& other) const noexcept;
-  bool operator<(const PipelineKey& other) const noexcept;
+};
+
+// For PipelineCache's hash map: createOperator() looks every dispatch's key
+// up on each call, and hashing once and comparing for equality costs a
+// fraction of an ordered map's field-by-field comparisons at every node.
+struct PipelineKeyHash {
+  size_t operator()(const PipelineKey& key) const noexcept;
 };
 
 struct Dispatch {

@@ -2,22 +2,6 @@
 
 namespace vkscan {
 
-size_t dataTypeSize(DataType type) noexcept {
-  switch (type) {
-    case DataType::Float16:
-      return 2;
-    case DataType::Float32:
-    case DataType::Int32:
-    case DataType::UInt32:
-      return 4;
-    case DataType::Int64:
-    case DataType::UInt64:
-    case DataType::Float64:
-      return 8;
-  }
-  return 0;
-}
-
 const char* dataTypeName(DataType type) noexcept {
   switch (type) {
     case DataType::Float32:

@@ -77,8 +77,23 @@ enum class AxisDirection : uint32_t { Increasing, Decreasing };
 
 inline constexpr uint32_t kMaxDimensions = 8;
 
-// Bytes per element of `type`.
-VKSCAN_API size_t dataTypeSize(DataType type) noexcept;
+// Bytes per element of `type`; 0 for a value outside DataType. Inline:
+// createOperator() asks it a few dozen times per call.
+constexpr size_t dataTypeSize(DataType type) noexcept {
+  switch (type) {
+    case DataType::Float16:
+      return 2;
+    case DataType::Float32:
+    case DataType::Int32:
+    case DataType::UInt32:
+      return 4;
+    case DataType::Int64:
+    case DataType::UInt64:
+    case DataType::Float64:
+      return 8;
+  }
+  return 0;
+}
 
 // "FLOAT32", "FLOAT16", "INT32", "UINT32", "INT64", "UINT64", "FLOAT64".
 VKSCAN_API const char* dataTypeName(DataType type) noexcept;
