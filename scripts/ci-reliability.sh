@@ -11,8 +11,8 @@
 #      fails), fault injection, timeouts, missing features, determinism,
 #      large tensors, and the portability runs (subgroup size 4, one thread)
 #   2. ASan + UBSan build (gcc): the lib suite and the reliability tests, but
-#      four suites that compare kernels on many shapes, on three test
-#      profiles of eight, and 120 randomized cases of 300
+#      eight suites that compare kernels on many shapes or repeat runs, on
+#      three test profiles of eight, and 120 randomized cases of 300
 #   3. TSan build (clang): eight threads sharing one device
 #   4. libFuzzer build (clang): fuzz_plan and fuzz_npy for a bounded time
 #
@@ -124,8 +124,9 @@ export LD_PRELOAD=$asan/keep_libraries_loaded.so
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:verify_asan_link_order=0:suppressions=$suppressions/asan.supp"
 export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
-# Less four suites, which compare kernels' bytes on many shapes through host
-# paths that others take too (the release step keeps them):
+# Less eight suites, which compare kernels' bytes on many shapes, or repeat
+# runs, through host paths that others take too (the release step keeps
+# them):
 # - "every mode on rows, columns and short-line shapes": thousands of device
 #   runs of plans the other suites also record; 397 s of the step's 747.
 # - "vector words: every form gives the native device's bytes": each build's
@@ -135,6 +136,15 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 #   (60 s).
 # - "missing features: disableInt64 and disableFloat16 together": the device
 #   of the emulated profiles, one of which this step runs (49 s).
+# - "missing features: disableFloat16 ..." and "disableInt64 ...": devices
+#   with one of the two off, whose host paths (a kernel variant chosen) "an
+#   engine's device without them" takes with both off (63 and 54 s).
+# - "axis lengths around the node, subgroup, workgroup and tile sizes": the
+#   kernels' bytes on hundreds of lengths, whose host side is planning, which
+#   fuzz_plan runs under ASan in step 4 on tens of thousands of shapes, and
+#   the recording every other suite does (126 s).
+# - The two "determinism: 20 runs" cases: the same recordings run again and
+#   again, a check of the kernels (56 s).
 # And three of the eight test profiles, which between them take every host
 # path the others do: lavapipe's plans with push descriptors and
 # Load64Store32, GPU plans with Bits32, and the emulated variants bound
@@ -147,7 +157,7 @@ export VKSCAN_TEST_PROFILES=native,gpu-tuning,emulated-device-addresses
 # cold CI run, 99 s in the release step, which keeps all 300).
 export VKSCAN_RANDOMIZED_CASES=120
 ctest_step "$asan" asan -L "^(lib|reliability)$" \
-  -E "^(every mode on rows, columns and short-line shapes|reliability:vector words: every form gives .*|realigned walks: .*|reliability:missing features: disableInt64 and disableFloat16 together)$"
+  -E "^(every mode on rows, columns and short-line shapes|reliability:vector words: every form gives .*|realigned walks: .*|axis lengths around the node, .*|reliability:determinism: 20 runs.*|reliability:missing features: disable(Int64|Float16) .*)$"
 unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS VKSCAN_TEST_PROFILES VKSCAN_RANDOMIZED_CASES
 fi
 
