@@ -28,6 +28,7 @@ class PipelineCache {
   // ones are created in one batched vkCreateComputePipelines call; on failure
   // nothing is kept and VulkanError is thrown.
   std::vector<VkPipeline> get(const std::vector<Dispatch>& dispatches, bool inPlace);
+
   size_t size() const;
 
  private:

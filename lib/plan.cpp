@@ -723,7 +723,7 @@ bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
 }
 
 size_t PipelineKeyHash::operator()(const PipelineKey& key) const noexcept {
-  // FNV-1a over the fields' values: every field, so equal keys hash equal.
+  // FNV-1a a field at a time: every field, so equal keys hash equal.
   uint64_t hash = 0xcbf29ce484222325u;
   std::apply(
       [&hash](const auto&... field) {
