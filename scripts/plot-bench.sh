@@ -50,6 +50,8 @@ set grid ytics
 set key top left
 set xtics rotate by 35 right font ",8" nomirror
 set bmargin 14
+# Room for the first case's rotated label, which runs left of the axis.
+set lmargin 18
 set offsets 0.5, 0.5, 0, 0
 plot "$data" using 0:4:xticlabels(2) with points pt 5 ps 1.4 lc rgb "#999999" title "roof (copy)", \
      "" using 0:3 with points pt 7 ps 1.6 lc rgb "#d62728" title "vkscan", \
