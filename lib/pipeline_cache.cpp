@@ -1,5 +1,6 @@
 #include "pipeline_cache.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "kernel_binaries.hpp"
@@ -71,73 +72,67 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
     return key;
   };
   std::lock_guard<std::mutex> lock(mutex_);
+  // One lookup per key; a miss leaves a null slot, and its key is queued once.
   std::vector<VkPipeline> result;
   result.reserve(dispatches.size());
-  // The hit path, one lookup per key: every pipeline known.
-  for (const Dispatch& dispatch : dispatches) {
-    auto found = pipelines_.find(keyOf(dispatch));
-    if (found == pipelines_.end()) break;
-    result.push_back(found->second);
-  }
-  if (result.size() == dispatches.size()) return result;
-
   std::vector<PipelineKey> missing;
   for (const Dispatch& dispatch : dispatches) {
     PipelineKey key = keyOf(dispatch);
-    bool known = pipelines_.count(key) != 0;
-    bool queued = false;
-    for (const PipelineKey& m : missing) queued = queued || m == key;
-    if (!known && !queued) missing.push_back(key);
-  }
-
-  if (!missing.empty()) {
-    std::vector<VkShaderModule> modules(missing.size(), VK_NULL_HANDLE);
-    std::vector<SpecializationData> data(missing.size());
-    std::vector<VkSpecializationInfo> specializations(missing.size());
-    std::vector<VkComputePipelineCreateInfo> infos(missing.size());
-    std::vector<VkPipeline> created(missing.size(), VK_NULL_HANDLE);
-    auto releaseModules = [&] {
-      for (VkShaderModule module : modules) {
-        if (module != VK_NULL_HANDLE) vk_.vkDestroyShaderModule(device_, module, nullptr);
-      }
-    };
-    try {
-      for (size_t i = 0; i < missing.size(); ++i) {
-        KernelBinary binary =
-            kernelBinary(missing[i].stage, missing[i].type, variant_, missing[i].storageBuffers);
-        modules[i] = createShaderModule(vk_, device_, binary.code, binary.words);
-        data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
-                   vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
-                   vkBool(missing[i].partialNodes), missing[i].lineDims,
-                   vkBool(missing[i].chunked),      missing[i].laneVectors,
-                   vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
-                   vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
-                   missing[i].rowsPerIteration,     missing[i].segmentLength,
-                   vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes)};
-        specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
-                              kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
-        infos[i] = computePipelineInfo(modules[i], layout_, &specializations[i]);
-      }
-      VkResult result =
-          vk_.vkCreateComputePipelines(device_, cache_, static_cast<uint32_t>(infos.size()),
-                                       infos.data(), nullptr, created.data());
-      if (result != VK_SUCCESS) {
-        // The call may have created some pipelines before failing.
-        for (VkPipeline pipeline : created) {
-          if (pipeline != VK_NULL_HANDLE) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
-        }
-        check(result < 0 ? result : VK_ERROR_UNKNOWN, "vkCreateComputePipelines");
-      }
-    } catch (...) {
-      releaseModules();
-      throw;
+    auto found = pipelines_.find(key);
+    result.push_back(found == pipelines_.end() ? VK_NULL_HANDLE : found->second);
+    if (found == pipelines_.end() &&
+        std::find(missing.begin(), missing.end(), key) == missing.end()) {
+      missing.push_back(key);
     }
-    releaseModules();
-    for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
   }
+  if (missing.empty()) return result;
 
-  result.clear();
-  for (const Dispatch& dispatch : dispatches) result.push_back(pipelines_.at(keyOf(dispatch)));
+  std::vector<VkShaderModule> modules(missing.size(), VK_NULL_HANDLE);
+  std::vector<SpecializationData> data(missing.size());
+  std::vector<VkSpecializationInfo> specializations(missing.size());
+  std::vector<VkComputePipelineCreateInfo> infos(missing.size());
+  std::vector<VkPipeline> created(missing.size(), VK_NULL_HANDLE);
+  auto releaseModules = [&] {
+    for (VkShaderModule module : modules) {
+      if (module != VK_NULL_HANDLE) vk_.vkDestroyShaderModule(device_, module, nullptr);
+    }
+  };
+  try {
+    for (size_t i = 0; i < missing.size(); ++i) {
+      KernelBinary binary =
+          kernelBinary(missing[i].stage, missing[i].type, variant_, missing[i].storageBuffers);
+      modules[i] = createShaderModule(vk_, device_, binary.code, binary.words);
+      data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
+                 vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
+                 vkBool(missing[i].partialNodes), missing[i].lineDims,
+                 vkBool(missing[i].chunked),      missing[i].laneVectors,
+                 vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
+                 vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
+                 missing[i].rowsPerIteration,     missing[i].segmentLength,
+                 vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes)};
+      specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
+                            kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
+      infos[i] = computePipelineInfo(modules[i], layout_, &specializations[i]);
+    }
+    VkResult status =
+        vk_.vkCreateComputePipelines(device_, cache_, static_cast<uint32_t>(infos.size()),
+                                     infos.data(), nullptr, created.data());
+    if (status != VK_SUCCESS) {
+      // The call may have created some pipelines before failing.
+      for (VkPipeline pipeline : created) {
+        if (pipeline != VK_NULL_HANDLE) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
+      }
+      check(status < 0 ? status : VK_ERROR_UNKNOWN, "vkCreateComputePipelines");
+    }
+  } catch (...) {
+    releaseModules();
+    throw;
+  }
+  releaseModules();
+  for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
+  for (size_t i = 0; i < dispatches.size(); ++i) {
+    if (result[i] == VK_NULL_HANDLE) result[i] = pipelines_.at(keyOf(dispatches[i]));
+  }
   return result;
 }
 

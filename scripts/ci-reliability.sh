@@ -11,7 +11,7 @@
 #      fails), fault injection, timeouts, missing features, determinism,
 #      large tensors, and the portability runs (subgroup size 4, one thread)
 #   2. ASan + UBSan build (gcc): the lib suite and the reliability tests, but
-#      eight suites that compare kernels on many shapes or repeat runs, on
+#      nine suites that compare kernels on many shapes or repeat runs, on
 #      three test profiles of eight, and 120 randomized cases of 300
 #   3. TSan build (clang): eight threads sharing one device
 #   4. libFuzzer build (clang): fuzz_plan and fuzz_npy for a bounded time
@@ -124,7 +124,7 @@ export LD_PRELOAD=$asan/keep_libraries_loaded.so
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:verify_asan_link_order=0:suppressions=$suppressions/asan.supp"
 export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
-# Less eight suites, which compare kernels' bytes on many shapes, or repeat
+# Less nine suites, which compare kernels' bytes on many shapes, or repeat
 # runs, through host paths that others take too (the release step keeps
 # them):
 # - "every mode on rows, columns and short-line shapes": thousands of device
