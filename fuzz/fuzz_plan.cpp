@@ -137,7 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
   Tuning tuning;
   if (data.ConsumeBool()) {
     // Speed-only knobs: any value must still give a valid plan.
-    tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, 0);
+    tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, {});
     tuning.rowsForContiguousAxes = data.ConsumeBool();
     tuning.chunkTargetInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
     tuning.chunkSmallProblem = data.ConsumeIntegralInRange<uint64_t>(0, uint64_t{1} << 24);
@@ -145,8 +145,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
     tuning.chunkWideWorkgroupInvocations =
         data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
   } else {
-    tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations,
-                       data.ConsumeIntegralInRange<uint32_t>(0, 256));
+    // As many workers as CPUs: the other branch fuzzes the threshold they set.
+    uint32_t threads = data.ConsumeIntegralInRange<uint32_t>(0, 256);
+    tuning =
+        tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, {threads, threads});
   }
 
   if (std::getenv("FUZZ_PLAN_PRINT") != nullptr) printCase(desc, limits, tuning);

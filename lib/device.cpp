@@ -1,9 +1,10 @@
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "cpu_threads.hpp"
 #include "device_impl.hpp"
 #include "device_selection.hpp"
 #include "scan_params.h"
@@ -194,6 +195,7 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   caps.deviceID = properties.properties.deviceID;
   caps.apiVersion = properties.properties.apiVersion;
   caps.driverVersion = properties.properties.driverVersion;
+  caps.driverID = driver.driverID;
   caps.deviceType = properties.properties.deviceType;
   caps.subgroupSize = subgroup.subgroupSize;
   caps.subgroupOperations = subgroup.supportedOperations;
@@ -263,11 +265,15 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
 void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   volkLoadDeviceTable(&impl.vk, impl.device);
   const DeviceCapabilities& caps = impl.capabilities;
-  // A CPU device runs workgroups on the host's cores (lavapipe: a worker
-  // thread per core, unless told otherwise).
+  // A CPU device runs workgroups on the host's cores.
+  bool cpuLike = caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  detail::CpuThreads threads;
+  if (cpuLike) {
+    threads = detail::cpuThreadsFor(caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
+                                    std::getenv("LP_NUM_THREADS"), detail::usableCpus());
+  }
   impl.tuning =
-      detail::tuningFor(caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU, caps.subgroupSize,
-                        caps.maxComputeWorkGroupInvocations, std::thread::hardware_concurrency());
+      detail::tuningFor(cpuLike, caps.subgroupSize, caps.maxComputeWorkGroupInvocations, threads);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (impl.capabilities.maxPushConstantsSize < sizeof(detail::ScanParams)) {
     throw Unsupported(

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "cpu_threads.hpp"
+
 namespace vkscan::detail {
 
 struct Tuning {
@@ -37,7 +39,8 @@ struct Tuning {
   // pass, no scratch) from this many invocations on: a line walked whole is read
   // once, where chunks and the look-back pass read it twice (reduce, then
   // scan), and chunks add two dispatches. On a CPU device one subgroup per
-  // worker thread keeps every core busy on contiguous lines. Interleaved
+  // worker thread keeps every core busy on contiguous lines (per CPU where
+  // workers outnumber the CPUs they share: CpuThreads::busy). Interleaved
   // lines, whose walks wait on cache misses, need twice as many
   // (Planner::busyInvocations()). Measured on lavapipe, 2 cores, 32 against
   // 256: [64, 65536, 4] along axis 1 went from 0.69 of the copy roof to
@@ -112,10 +115,10 @@ struct Tuning {
 };
 
 // `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU);
-// `cpuThreads`: the worker threads it runs workgroups on (0: unknown; GPUs
-// ignore it).
+// `cpuThreads`: the threads it runs workgroups on (zeros: unknown; GPUs
+// ignore them).
 inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
-                        uint32_t cpuThreads) {
+                        CpuThreads cpuThreads) {
   Tuning tuning{};
   tuning.rowsForContiguousAxes = !cpuLike;
   tuning.rowsWorkgroupSize = maxWorkgroupInvocations >= 256 ? 256 : 16;
@@ -127,14 +130,14 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   // A CPU device needs a few invocations per SIMD lane of each core; a GPU
   // needs tens of thousands in flight.
   tuning.chunkTargetInvocations = cpuLike ? 256 : (uint64_t{1} << 16);
-  uint64_t subgroupPerThread = uint64_t{cpuThreads} * std::max<uint32_t>(subgroupSize, 1);
-  tuning.wholeLineInvocations = cpuLike && cpuThreads != 0
+  uint64_t subgroupPerThread = uint64_t{cpuThreads.busy} * std::max<uint32_t>(subgroupSize, 1);
+  tuning.wholeLineInvocations = cpuLike && cpuThreads.busy != 0
                                     ? std::min(tuning.chunkTargetInvocations, subgroupPerThread)
                                     : tuning.chunkTargetInvocations;
   tuning.chunkSmallProblem = uint64_t{1} << 14;
   tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 24 : 0;
   tuning.lookbackPolls = 256;
-  tuning.cpuWorkers = cpuLike ? cpuThreads : 0;
+  tuning.cpuWorkers = cpuLike ? cpuThreads.workers : 0;
   tuning.chunkTouchAheadStrideBytes = cpuLike ? 2048 : 0;
   tuning.chunkLaneGroups = cpuLike;
   tuning.chunkRealign = cpuLike;

@@ -207,6 +207,7 @@ struct VKSCAN_API DeviceCapabilities {
   uint32_t deviceID = 0;
   uint32_t apiVersion = 0;
   uint32_t driverVersion = 0;
+  VkDriverId driverID{};  // VkPhysicalDeviceDriverProperties
   VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
 
   uint32_t subgroupSize = 0;

@@ -24,14 +24,14 @@ struct DeviceClass {
   bool cpuLike;
   uint32_t subgroupSize;
   uint32_t maxInvocations;
-  uint32_t cpuThreads;  // 0 for GPUs
+  CpuThreads cpuThreads;  // zeros for GPUs
 };
 
 const DeviceClass kDevices[] = {
-    {"lavapipe", true, 8, 1024, 2},   {"lavapipe-4", true, 4, 1024, 2},
-    {"single-lane", true, 1, 128, 1}, {"mobile", false, 16, 128, 0},
-    {"nvidia", false, 32, 1024, 0},   {"amd", false, 64, 1024, 0},
-    {"wide", false, 128, 1024, 0},    {"tiny-gpu", false, 4, 128, 0},
+    {"lavapipe", true, 8, 1024, {2, 2}},   {"lavapipe-4", true, 4, 1024, {2, 2}},
+    {"single-lane", true, 1, 128, {1, 1}}, {"mobile", false, 16, 128, {}},
+    {"nvidia", false, 32, 1024, {}},       {"amd", false, 64, 1024, {}},
+    {"wide", false, 128, 1024, {}},        {"tiny-gpu", false, 4, 128, {}},
 };
 
 Tuning tuningOf(const DeviceClass& device) {
@@ -342,11 +342,11 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
   CHECK(longer.dispatches.size() >= 3);
   // The threshold follows the worker threads, up to chunkTargetInvocations.
-  CHECK(tuningFor(true, 8, 1024, 2).wholeLineInvocations == 16);
-  CHECK(tuningFor(true, 8, 1024, 64).wholeLineInvocations == 256);
-  CHECK(tuningFor(true, 8, 1024, 0).wholeLineInvocations == 256);
-  CHECK(tuningFor(true, 1, 128, 1).wholeLineInvocations == 1);
-  CHECK(tuningFor(false, 32, 1024, 2).wholeLineInvocations == uint64_t{1} << 16);
+  CHECK(tuningFor(true, 8, 1024, {2, 2}).wholeLineInvocations == 16);
+  CHECK(tuningFor(true, 8, 1024, {64, 64}).wholeLineInvocations == 256);
+  CHECK(tuningFor(true, 8, 1024, {}).wholeLineInvocations == 256);
+  CHECK(tuningFor(true, 1, 128, {1, 1}).wholeLineInvocations == 1);
+  CHECK(tuningFor(false, 32, 1024, {2, 2}).wholeLineInvocations == uint64_t{1} << 16);
   // Interleaved lines' threshold, twice it, saturates: UINT64_MAX walks no
   // line whole (256 groups of 16 columns, interleaved).
   Tuning never = tuningOf(lavapipe);
@@ -524,7 +524,7 @@ TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on 
   CHECK(workgroupOf(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1),
                             lavapipe)) == 32);
   // Within the device's limit; GPUs keep their size.
-  CHECK(tuningFor(true, 8, 128, 2).chunkWideWorkgroupSize == 128);
+  CHECK(tuningFor(true, 8, 128, {2, 2}).chunkWideWorkgroupSize == 128);
   for (const DeviceClass& gpu : {kDevices[3], kDevices[4], kDevices[5]}) {
     Tuning tuning = tuningOf(gpu);
     CHECK(tuning.chunkWideWorkgroupSize == tuning.chunkWorkgroupSize);
@@ -734,7 +734,7 @@ int planWithFuzzTuning(const CumulativeSummationDesc& desc, const PlanLimits& li
   int planned = 0;
   for (bool cpuLike : {false, true}) {
     CAPTURE(cpuLike);
-    Tuning tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, 0);
+    Tuning tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, {});
     tuning.rowsForContiguousAxes = fuzzed.rowsForContiguousAxes;
     tuning.chunkTargetInvocations = fuzzed.chunkTargetInvocations;
     tuning.chunkSmallProblem = fuzzed.chunkSmallProblem;

@@ -117,10 +117,10 @@ Device makeDevice(Profile profile) {
       break;
     case Profile::GpuTuning:
     case Profile::EmulatedGpuTuning:
-      tuning = detail::tuningFor(false, 32, 1024, 0);
+      tuning = detail::tuningFor(false, 32, 1024, {});
       break;
     case Profile::SmallWorkgroups:
-      tuning = detail::tuningFor(false, 4, 128, 0);
+      tuning = detail::tuningFor(false, 4, 128, {});
       break;
     case Profile::ManyPasses:
       tuning.chunkTargetInvocations = UINT64_MAX;

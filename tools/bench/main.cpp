@@ -17,10 +17,10 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cases.hpp"
+#include "cpu_threads.hpp"
 #include "gpu.hpp"
 #include "host.hpp"
 #include "report.hpp"
@@ -777,7 +777,10 @@ int run(const Options& options) {
     const DeviceCapabilities& caps = device.capabilities();
     report.device = caps.deviceName + " (" + caps.driverName + " " + caps.driverInfo +
                     "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
-                    std::to_string(std::thread::hardware_concurrency()) + " host threads";
+                    std::to_string(detail::usableCpus()) + " usable CPUs";
+    if (uint32_t workers = detail::DeviceAccess::impl(device).tuning.cpuWorkers; workers != 0) {
+      report.device += ", worker threads expected: " + std::to_string(workers);
+    }
     const char* validation =
         options.validation ? "under validation (timings not representative); " : "";
     report.settings = std::string(options.quick ? "quick mode; " : "") + validation +

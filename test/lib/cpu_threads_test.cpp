@@ -1,0 +1,89 @@
+#include "cpu_threads.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "device_impl.hpp"
+#include "test_device.hpp"
+
+namespace vkscan::detail {
+namespace {
+
+// llvmpipe names its rasterizer threads "llvmpipe-N", as many as the worker
+// threads it runs compute workgroups on.
+uint32_t llvmpipeThreadsOfThisProcess() {
+  uint32_t count = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name.rfind("llvmpipe-", 0) == 0) ++count;
+  }
+  return count;
+}
+
+TEST_CASE("cpu threads: llvmpipe's worker threads, from LP_NUM_THREADS and the usable CPUs") {
+  // By default a worker per usable CPU, none (the submitting thread) for one.
+  CHECK(cpuThreadsFor(true, nullptr, 2).workers == 2);
+  CHECK(cpuThreadsFor(true, nullptr, 2).busy == 2);
+  CHECK(cpuThreadsFor(true, nullptr, 1).workers == 1);
+  CHECK(cpuThreadsFor(true, nullptr, 64).workers == 32);
+  CHECK(cpuThreadsFor(true, nullptr, 64).busy == 32);
+  // LP_NUM_THREADS wins; workers past the CPUs share them.
+  CHECK(cpuThreadsFor(true, "1", 2).workers == 1);
+  CHECK(cpuThreadsFor(true, "1", 2).busy == 1);
+  CHECK(cpuThreadsFor(true, "0", 2).workers == 1);
+  CHECK(cpuThreadsFor(true, "4", 2).workers == 4);
+  CHECK(cpuThreadsFor(true, "4", 2).busy == 2);
+  CHECK(cpuThreadsFor(true, "4", 1).workers == 4);
+  CHECK(cpuThreadsFor(true, "100", 2).workers == 32);
+  // Read as Mesa reads it: strtol, base prefixes, trailing text ignored, no
+  // digits keep the default, and a negative count is a huge unsigned one.
+  CHECK(cpuThreadsFor(true, "0x3", 8).workers == 3);
+  CHECK(cpuThreadsFor(true, "3 threads", 8).workers == 3);
+  CHECK(cpuThreadsFor(true, "many", 8).workers == 8);
+  CHECK(cpuThreadsFor(true, "", 8).workers == 8);
+  CHECK(cpuThreadsFor(true, "-1", 8).workers == 32);
+  // Other CPU implementations: a worker per usable CPU, whatever llvmpipe's
+  // variable says.
+  CHECK(cpuThreadsFor(false, "1", 6).workers == 6);
+  CHECK(cpuThreadsFor(false, nullptr, 6).busy == 6);
+  // Unknown CPUs: unknown threads.
+  CHECK(cpuThreadsFor(true, "4", 0).workers == 0);
+  CHECK(cpuThreadsFor(false, nullptr, 0).busy == 0);
+}
+
+TEST_CASE("cpu threads: the tuning keeps a subgroup per busy thread and blocks per worker") {
+  Tuning oversubscribed = tuningFor(true, 8, 1024, {4, 2});
+  CHECK(oversubscribed.wholeLineInvocations == 16);
+  CHECK(oversubscribed.cpuWorkers == 4);
+  Tuning one = tuningFor(true, 8, 1024, {1, 1});
+  CHECK(one.wholeLineInvocations == 8);
+  CHECK(one.cpuWorkers == 1);
+  CHECK(tuningFor(false, 32, 1024, {4, 2}).cpuWorkers == 0);
+}
+
+// Run by ctest also under LP_NUM_THREADS=0, 1, 3 and 40 (test/lib/CMakeLists.txt).
+TEST_CASE("cpu threads: a Device on lavapipe expects the worker threads lavapipe starts") {
+  uint32_t before = llvmpipeThreadsOfThisProcess();
+  DeviceOptions options = test::testDeviceOptions();
+  options.vectorWords = VectorWords::Bits64;
+  Device device(options);
+  if (device.capabilities().driverID != VK_DRIVER_ID_MESA_LLVMPIPE) {
+    MESSAGE("not lavapipe: nothing to compare");
+    return;
+  }
+  uint32_t started = llvmpipeThreadsOfThisProcess() - before;
+  const char* variable = std::getenv("LP_NUM_THREADS");
+  CAPTURE(variable == nullptr ? "(unset)" : variable);
+  CAPTURE(started);
+  // No threads: the submitting thread runs the workgroups, one worker.
+  CHECK(DeviceAccess::impl(device).tuning.cpuWorkers == (started == 0 ? 1 : started));
+}
+
+}  // namespace
+}  // namespace vkscan::detail
