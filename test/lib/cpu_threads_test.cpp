@@ -27,34 +27,49 @@ uint32_t llvmpipeThreadsOfThisProcess() {
 }
 
 TEST_CASE("cpu threads: llvmpipe's worker threads, from LP_NUM_THREADS and the usable CPUs") {
-  // By default a worker per usable CPU, none (the submitting thread) for one.
-  CHECK(cpuThreadsFor(true, nullptr, 2).workers == 2);
-  CHECK(cpuThreadsFor(true, nullptr, 2).busy == 2);
-  CHECK(cpuThreadsFor(true, nullptr, 1).workers == 1);
-  CHECK(cpuThreadsFor(true, nullptr, 64).workers == 32);
-  CHECK(cpuThreadsFor(true, nullptr, 64).busy == 32);
-  // LP_NUM_THREADS wins; workers past the CPUs share them.
-  CHECK(cpuThreadsFor(true, "1", 2).workers == 1);
-  CHECK(cpuThreadsFor(true, "1", 2).busy == 1);
-  CHECK(cpuThreadsFor(true, "0", 2).workers == 1);
-  CHECK(cpuThreadsFor(true, "4", 2).workers == 4);
-  CHECK(cpuThreadsFor(true, "4", 2).busy == 2);
-  CHECK(cpuThreadsFor(true, "4", 1).workers == 4);
-  CHECK(cpuThreadsFor(true, "100", 2).workers == 32);
-  // Read as Mesa reads it: strtol, base prefixes, trailing text ignored, no
-  // digits keep the default, and a negative count is a huge unsigned one.
-  CHECK(cpuThreadsFor(true, "0x3", 8).workers == 3);
-  CHECK(cpuThreadsFor(true, "3 threads", 8).workers == 3);
-  CHECK(cpuThreadsFor(true, "many", 8).workers == 8);
-  CHECK(cpuThreadsFor(true, "", 8).workers == 8);
-  CHECK(cpuThreadsFor(true, "-1", 8).workers == 32);
-  // Other CPU implementations: a worker per usable CPU, whatever llvmpipe's
-  // variable says.
-  CHECK(cpuThreadsFor(false, "1", 6).workers == 6);
-  CHECK(cpuThreadsFor(false, nullptr, 6).busy == 6);
-  // Unknown CPUs: unknown threads.
-  CHECK(cpuThreadsFor(true, "4", 0).workers == 0);
-  CHECK(cpuThreadsFor(false, nullptr, 0).busy == 0);
+  struct Case {
+    bool llvmpipe;
+    const char* lpNumThreads;
+    uint32_t usableCpus;
+    uint32_t workers;
+    uint32_t busy;
+  };
+  const Case cases[] = {
+      // By default a worker per usable CPU, at most 32; for one CPU none
+      // (the submitting thread), which is one worker too.
+      {true, nullptr, 2, 2, 2},
+      {true, nullptr, 1, 1, 1},
+      {true, nullptr, 64, 32, 32},
+      // LP_NUM_THREADS wins; workers past the CPUs share them.
+      {true, "1", 2, 1, 1},
+      {true, "0", 2, 1, 1},
+      {true, "4", 2, 4, 2},
+      {true, "4", 1, 4, 1},
+      {true, "100", 2, 32, 2},
+      // Read as Mesa reads it: strtol with base prefixes, trailing text
+      // ignored, no digits keep the default, a negative count is a huge
+      // unsigned one.
+      {true, "0x3", 8, 3, 3},
+      {true, "3 threads", 8, 3, 3},
+      {true, "many", 8, 8, 8},
+      {true, "", 8, 8, 8},
+      {true, "-1", 8, 32, 8},
+      // Other CPU implementations: a worker per usable CPU, whatever
+      // llvmpipe's variable says.
+      {false, "1", 6, 6, 6},
+      {false, nullptr, 6, 6, 6},
+      // Unknown CPUs: unknown threads.
+      {true, "4", 0, 0, 0},
+      {false, nullptr, 0, 0, 0},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.llvmpipe);
+    CAPTURE(c.lpNumThreads == nullptr ? "(unset)" : c.lpNumThreads);
+    CAPTURE(c.usableCpus);
+    const CpuThreads threads = cpuThreadsFor(c.llvmpipe, c.lpNumThreads, c.usableCpus);
+    CHECK(threads.workers == c.workers);
+    CHECK(threads.busy == c.busy);
+  }
 }
 
 TEST_CASE("cpu threads: the tuning keeps a subgroup per busy thread and blocks per worker") {
