@@ -1,9 +1,10 @@
 // Helpers of the chunk kernels: one invocation walks one chunk of a line, a
-// whole subtree of the canonical order (16^p.shape elements, shape 1 to 4),
-// node by node, keeping one running serial sum per level. No shared memory
-// and no barriers: on devices that run invocations as CPU threads, that is
-// what makes a scan cost about a copy. Loops stay far below lavapipe's
-// 65,535-iteration cap (4096 node iterations at most).
+// whole subtree of the canonical order (16^p.shape elements, shape 1 to 4;
+// 5 for a whole line in a plain walk), node by node, keeping one running
+// serial sum per level. No shared memory and no barriers: on devices that
+// run invocations as CPU threads, that is what makes a scan cost about a
+// copy. Loops stay below lavapipe's 65,535-iteration cap: 4096 node
+// iterations at most, or 32768 of two nodes each in a level-5 walk.
 //
 // Two layouts (build-time define):
 // - plain: one invocation, one line; with kVectorLoads the axis is
@@ -368,9 +369,9 @@ void keepTouches(ChunkTask task, uint touched) {
 }
 
 // Running sums of the levels above the node: s1 is L_1 of the current node
-// (earlier node totals in its level-2 node), s2 and s3 likewise one and two
-// levels up, s4 collects the chunk total. Folding a finished node moves its
-// total up as far as the groups it closes.
+// (earlier node totals in its level-2 node), s2, s3 and s4 likewise one, two
+// and three levels up; after the last node s4 is the chunk total. Folding a
+// finished node moves its total up as far as the groups it closes.
 struct LevelSums {
   LANE_T s1;
   LANE_T s2;
@@ -398,7 +399,7 @@ void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) 
       precise LANE_T s3 = LANE_ADD(sums.s3, sums.s2);
       sums.s3 = s3;
       sums.s2 = kLaneIdentity;
-      if (lastNode) {
+      if ((node & 4095u) == 4095u || lastNode) {
         precise LANE_T s4 = LANE_ADD(sums.s4, sums.s3);
         sums.s4 = s4;
         sums.s3 = kLaneIdentity;
@@ -653,11 +654,12 @@ LANE_T reduceChunk(ChunkTask task, bool pairs) {
   return sums.s4;
 }
 
-// Carries of a scan walk: X_3 and X_2 of the current level-3 and level-2
-// nodes, and the chunk's.
+// Carries of a scan walk: X_4, X_3 and X_2 of the current level-4, level-3
+// and level-2 nodes, and the chunk's.
 struct Walk {
   uint touched;  // for keepTouches()
   LANE_T chunkCarry;
+  LANE_T x4;
   LANE_T x3;
   LANE_T x2;
   LevelSums sums;
@@ -666,11 +668,19 @@ struct Walk {
 // The carry x1 of a node's elements; moves the walk's level carries on at
 // the first node of each level-2 and level-3 node.
 LANE_T nodeCarry(inout Walk walk, uint node) {
-  // A chunk is at most a level-4 node, whose carry is the chunk's. In
+  // A chunk is at most a level-5 node, whose carry is the chunk's. In
   // smaller chunks the sums of the levels above the chunk's own stay the
   // identity, so the carries they give are the chunk's, bit for bit.
+  // Interleaved chunks end at level 4 (kRowsPerIteration), where X_4 is the
+  // chunk's carry; the compiler then drops it.
   if ((node & 255u) == 0u) {
-    precise LANE_T x3 = LANE_ADD(walk.chunkCarry, walk.sums.s3);
+#ifndef VKSCAN_INTERLEAVED
+    if ((node & 4095u) == 0u) {
+      precise LANE_T x4 = LANE_ADD(walk.chunkCarry, walk.sums.s4);
+      walk.x4 = x4;
+    }
+#endif
+    precise LANE_T x3 = LANE_ADD(walk.x4, walk.sums.s3);
     walk.x3 = x3;
   }
   if ((node & 15u) == 0u) {
@@ -895,6 +905,7 @@ void scanChunk(ChunkTask task, LANE_T carry) {
   Walk walk;
   walk.touched = 0u;
   walk.chunkCarry = carry;
+  walk.x4 = carry;
   walk.x3 = carry;
   walk.x2 = carry;
   walk.sums = emptyLevelSums();

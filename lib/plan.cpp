@@ -15,8 +15,13 @@ constexpr uint64_t kScratchAlignment = 16;
 constexpr uint32_t kLookbackTileLevels = 3;
 constexpr uint64_t kLookbackTile = uint64_t{1} << (4 * kLookbackTileLevels);
 constexpr uint64_t kLookbackMaxTiles = 16;
-// Chunks are nodes of level 1 to 4 (kernels/chunk.glsl).
+// Chunks are nodes of level 1 to 4 (kernels/chunk.glsl), and lines walked
+// whole in a plain walk up to level 5: its 65536 nodes are 32768 loop
+// iterations of two. A realigned walk takes one node per iteration and an
+// interleaved one loops over each node's rows, so their whole lines stay
+// within level 4, under lavapipe's cap of 65,535.
 constexpr uint32_t kMaxChunkLevels = 4;
+constexpr uint32_t kMaxPlainWholeLineLevels = 5;
 // Groups of four vectors' lines on vectors walk apart from the lines left
 // over only where those are at most 1/kLaneGroupRestShare of the inner
 // extent (Planner::planLaneGroups()). Measured on lavapipe, FLOAT32 along
@@ -393,10 +398,14 @@ class Planner {
     // tiles than one.
     uint64_t tiles = ceilDiv(p.axisLen, kLookbackTile);
     // A whole line per invocation, when that keeps the device busy: one
-    // pass without scratch, up to a level-4 node (4096 node iterations).
+    // pass without scratch, read once. Measured on lavapipe (AMD EPYC, 2
+    // cores), few long rows [16, 2^20]: 0.57 of the copy roof in three
+    // passes, 0.69-0.70 walked whole (level 5).
+    bool realigned = !interleaved && walksRealigned(p, inOffset, outOffset);
     uint64_t wholeFrom = interleaved ? busyInvocations() : tuning_.wholeLineInvocations;
+    uint32_t wholeLevels = interleaved || realigned ? kMaxChunkLevels : kMaxPlainWholeLineLevels;
     bool wholeLines =
-        invocationsPerChunk >= wholeFrom && p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
+        invocationsPerChunk >= wholeFrom && p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
     if (onePass && tiles > 1 && !wholeLines) {
@@ -404,7 +413,6 @@ class Planner {
       return;
     }
     // Otherwise the largest chunk (up to a level-3 node) that keeps it busy.
-    bool realigned = !interleaved && walksRealigned(p, inOffset, outOffset);
     uint32_t levels = 3;
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
     if (wholeLines || (p.axisLen <= (uint64_t{1} << 12) && (onePass || small))) {
@@ -426,7 +434,9 @@ class Planner {
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * levels));
     uint64_t invocations = invocationsPerChunk * chunks;
-    uint32_t workgroup = chunkWorkgroup(invocations, onePass);
+    // Few contiguous lines walked whole (few long rows) spread over the
+    // workers as one-pass look-back tiles do: [16, 2^20] is 16 invocations.
+    uint32_t workgroup = chunkWorkgroup(invocations, onePass || (wholeLines && !interleaved));
     uint64_t groups = ceilDiv(invocations, workgroup);
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);

@@ -711,6 +711,34 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
   }
 }
 
+// Plain walks take two nodes per loop iteration, so a line on vectors is
+// walked whole up to a level-5 node: 2^20 elements in 32768 iterations,
+// under lavapipe's cap of 65,535, each level-4 node after the first with
+// the carry X_4. One type per unit width (8, 16 and 4 elements).
+TEST_CASE("whole lines of up to 2^20 elements: level-5 walks, every unit width") {
+  for (test::Profile profile : test::testedProfiles(
+           {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    const detail::Tuning saved = impl.tuning;
+    impl.tuning.wholeLineInvocations = 0;
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      // A whole level-5 node; its last node partial, in place.
+      CumulativeSummationDesc full = test::packedDesc(type, {1u << 20}, 0);
+      CumulativeSummationDesc partial = test::packedDesc(type, {(1u << 20) - 8}, 0);
+      partial.hasExclusiveSum = true;
+      for (const CumulativeSummationDesc& desc : {full, partial}) {
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkScan);
+        CHECK(plan.dispatches[0].params.shape == 5);
+      }
+      checkAgainstReference(full, false, 67, profile);
+      checkAgainstReference(partial, true, 68, profile);
+    }
+    impl.tuning = saved;
+  }
+}
+
 namespace {
 
 // Cases the randomized test runs: 300, or `value` (VKSCAN_RANDOMIZED_CASES),

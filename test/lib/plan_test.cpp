@@ -130,13 +130,13 @@ TEST_CASE("plan: chunks of lines contiguous along the axis go to neighbouring in
   auto lineMajor = [](const Dispatch& d) {
     return (d.params.flags & VKSCAN_FLAG_LINE_MAJOR_CHUNKS) != 0u;
   };
-  // Few long rows, either direction: reduce and scan walk the chunks of a
-  // line side by side; the carry pass, whose lines are neighbouring totals,
-  // does not.
+  // Few long rows (too few to walk whole), either direction: reduce and
+  // scan walk the chunks of a line side by side; the carry pass, whose
+  // lines are neighbouring totals, does not.
   for (bool decreasing : {false, true}) {
     CAPTURE(decreasing);
     CumulativeSummationDesc rows = vkscan::test::packedDesc(
-        DataType::Float32, {16, 1u << 20}, 1, false,
+        DataType::Float32, {8, 1u << 20}, 1, false,
         decreasing ? AxisDirection::Decreasing : AxisDirection::Increasing);
     Plan plan = planFor(rows, lavapipe);
     REQUIRE(plan.dispatches.size() == 3);
@@ -353,6 +353,37 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   never.wholeLineInvocations = UINT64_MAX;
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {8192, 4096}, 0), lavapipe, never)
             .dispatches.size() >= 3);
+}
+
+TEST_CASE(
+    "plan: few long rows on vectors are walked whole up to 2^20 elements, spread over the "
+    "workers") {
+  const DeviceClass& lavapipe = kDevices[0];
+  // [16, 2^20] in three passes was 16 invocations of 2^16 elements reading
+  // every element twice. Walked whole it is one level-5 walk per line, in
+  // workgroups of a subgroup, so that both workers of the class get one.
+  for (DataType type : {DataType::Float32, DataType::UInt64, DataType::Float16}) {
+    CAPTURE(type);
+    Plan plan = planFor(vkscan::test::packedDesc(type, {16, 1u << 20}, 1), lavapipe);
+    REQUIRE(plan.dispatches.size() == 1);
+    const Dispatch& d = plan.dispatches[0];
+    CHECK(d.pipeline.stage == Stage::ChunkScan);
+    CHECK(d.params.shape == 5);
+    CHECK(d.params.chunksPerLine == 1);
+    CHECK(d.pipeline.workgroupSize == lavapipe.subgroupSize);
+    CHECK(uint64_t{d.groupsX} * d.groupsY == 16 / lavapipe.subgroupSize);
+    CHECK(plan.scratchBytes == 0);
+  }
+  // Past level 5, fewer lines than the workers' subgroups, and lines off
+  // vectors (a realigned walk takes a node per loop iteration, so its
+  // whole lines end at level 4) keep chunks.
+  for (std::vector<uint32_t> sizes :
+       std::vector<std::vector<uint32_t>>{{16, (1u << 20) + 16}, {15, 1u << 20}, {16, 70001}}) {
+    CAPTURE(sizes[1]);
+    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, 1), lavapipe);
+    CHECK(plan.dispatches.size() >= 3);
+    CHECK(plan.scratchBytes > 0);
+  }
 }
 
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
