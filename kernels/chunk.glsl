@@ -666,7 +666,7 @@ struct Walk {
 };
 
 // The carry x1 of a node's elements; moves the walk's level carries on at
-// the first node of each level-2 and level-3 node.
+// the first node of each level-2, level-3 and level-4 node.
 LANE_T nodeCarry(inout Walk walk, uint node) {
   // A chunk is at most a level-5 node, whose carry is the chunk's. In
   // smaller chunks the sums of the levels above the chunk's own stay the
