@@ -241,6 +241,11 @@ class Planner {
     int64_t vector = vectorElements(p.type);
     int64_t unit = wideElements(p.type);
     if (p.inAxisStride != p.outAxisStride || std::abs(p.inAxisStride) != vector) return false;
+    // Lane groups along the inner dimension lie a vector apart, off units,
+    // so it must hold one group. It holds more only where an axis of one
+    // element let normalize() merge the outer dimensions into it: INT64
+    // {2, 1, 2} along axis 1 is 4 lines of stride 1 (found by fuzz_plan).
+    if (p.lines[0].size != static_cast<uint64_t>(vector)) return false;
     for (size_t i = 1; i < p.lines.size(); ++i) {
       if (p.lines[i].inStride % unit != 0 || p.lines[i].outStride % unit != 0) return false;
     }

@@ -199,7 +199,7 @@ for target in plan npy; do
     if ! (cd "$fuzz" && "$fuzz/bin/fuzz_$target" -timeout=10 -rss_limit_mb=2048 "$input" \
       >"$fuzz/replay.log" 2>&1); then
       replay_failed+=("$target/$(basename "$input")")
-      grep -E "invariant|runtime error|ERROR: libFuzzer|SUMMARY" "$fuzz/replay.log" | head -3
+      grep -E "^fuzz_$target: |runtime error|ERROR: libFuzzer|SUMMARY" "$fuzz/replay.log" | head -8
     fi
   done
 done
@@ -222,8 +222,19 @@ for i in 0 1; do
   if ! wait "${pids[$i]}"; then
     failed=1
     echo "ci-reliability: fuzz_$target FAILED; reproducer in $fuzz/artifacts-$target:"
-    ls "$fuzz/artifacts-$target"
-    grep -E "ERROR|SUMMARY|invariant|runtime error" "$fuzz/fuzz-$target.log" | head -20
+    # The log names what broke; the input itself, in hex, lets a clean
+    # clone reproduce it without the CI machine's files.
+    grep -E "^fuzz_$target: |ERROR: |SUMMARY|runtime error" "$fuzz/fuzz-$target.log" | head -20
+    for artifact in "$fuzz/artifacts-$target"/*; do
+      [ -f "$artifact" ] || continue
+      echo "$(basename "$artifact") (replay: echo <hex> | xxd -r -p > input; fuzz_$target input):"
+      od -An -v -tx1 "$artifact" | tr -d ' \n' | head -c 4096
+      echo
+      if [ "$target" = plan ]; then
+        (cd "$fuzz" && FUZZ_PLAN_PRINT=1 "$fuzz/bin/fuzz_plan" "$artifact" 2>&1 |
+          grep -E "^(input|output|axis|limits|tuning)[: ]") 2>/dev/null || true
+      fi
+    done
   fi
   note "fuzz_$target: $(grep -oE "number_of_executed_units: [0-9]+" "$fuzz/fuzz-$target.log" | tail -1 | grep -oE "[0-9]+$" || echo 0) executions"
 done

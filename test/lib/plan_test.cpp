@@ -450,6 +450,10 @@ TEST_CASE("plan: interleaved rows of one vector, back to back, move in 32-byte u
     // Rows two vectors apart hold other lines between them.
     CumulativeSummationDesc wider = vkscan::test::packedDesc(type, {64, 4096, 2 * vector}, 1);
     CHECK(!walk(wider));
+    // An axis of one element merges the 63 outer lines into the inner
+    // extent: 63 line groups a vector apart (fuzz_plan found INT64 {2, 1, 2}).
+    CumulativeSummationDesc single = vkscan::test::packedDesc(type, {63, 1, vector}, 1);
+    CHECK(!walk(single));
   }
 }
 
