@@ -226,7 +226,7 @@ TEST_CASE("single pass with look-back: many tiles") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
-    const detail::Tuning saved = impl.tuning;
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
     // Whatever blocks of workgroups this host's workers would take.
@@ -240,7 +240,6 @@ TEST_CASE("single pass with look-back: many tiles") {
     }
     checkAllModes(few, 36, profile);
     checkAgainstReference(many, false, 37, profile);
-    impl.tuning = saved;
   }
 }
 
@@ -261,7 +260,7 @@ TEST_CASE("single pass with look-back: each block of workgroups walks its lines 
       {DataType::Float32, 8, 50256}, {DataType::Int32, 5, 61440}, {DataType::UInt64, 6, 40960}};
   for (test::Profile profile : test::testedProfiles({test::Profile::Native})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
-    const detail::Tuning saved = impl.tuning;
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
     for (const auto& [workgroup, workers] : {std::pair<uint32_t, uint32_t>{8, 2}, {8, 3}, {2, 5}}) {
@@ -285,7 +284,6 @@ TEST_CASE("single pass with look-back: each block of workgroups walks its lines 
         checkAgainstReference(desc, true, 95 + workers, profile);
       }
     }
-    impl.tuning = saved;
   }
 }
 
@@ -343,14 +341,13 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
       CAPTURE(profileName);
       Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
       // Whatever blocks of workgroups this host's workers would take.
-      const detail::Tuning saved = impl.tuning;
+      test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
       impl.tuning.cpuWorkers = 0;
       detail::Plan plan = planOn(impl, desc);
       REQUIRE(plan.dispatches.size() == 1);
       REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::ChunkLookback);
       std::vector<uint8_t> initialOutput(input.size(), 0xA5);
       CHECK(test::runOnDevice(desc, input, true, initialOutput, profile) == expected);
-      impl.tuning = saved;
     }
   };
   run(DataType::Int32, {kSilent, kSilent, 0, kSilent});
@@ -628,7 +625,7 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
-    const detail::Tuning saved = impl.tuning;
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkTouching = [&](const CumulativeSummationDesc& desc) {
       detail::Plan plan = planOn(impl, desc);
@@ -662,7 +659,6 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
     chunked.hasExclusiveSum = true;
     chunked.axisDirection = AxisDirection::Decreasing;
     checkAgainstReference(chunked, true, 46, profile);
-    impl.tuning = saved;
   }
 }
 
@@ -675,7 +671,7 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
-    const detail::Tuning saved = impl.tuning;
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.wholeLineInvocations = 0;
     auto checkWhole = [&](const CumulativeSummationDesc& desc) {
       detail::Plan plan = planOn(impl, desc);
@@ -707,7 +703,6 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
       full.axisDirection = AxisDirection::Decreasing;
       checkAgainstReference(full, false, 65, profile);
     }
-    impl.tuning = saved;
   }
 }
 
@@ -719,7 +714,7 @@ TEST_CASE("whole lines of up to 2^20 elements: level-5 walks, every unit width")
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {
     Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
-    const detail::Tuning saved = impl.tuning;
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.wholeLineInvocations = 0;
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
       // A whole level-5 node; its last node partial, in place.
@@ -735,7 +730,6 @@ TEST_CASE("whole lines of up to 2^20 elements: level-5 walks, every unit width")
       checkAgainstReference(full, false, 67, profile);
       checkAgainstReference(partial, true, 68, profile);
     }
-    impl.tuning = saved;
   }
 }
 

@@ -139,10 +139,9 @@ TEST_CASE("record: storage buffers bound below the tensors' offsets") {
     MESSAGE("skipped: the device has no VK_KHR_push_descriptor, so no storage-buffer kernels");
     return;
   }
-  uint64_t saved = impl.capabilities.minStorageBufferOffsetAlignment;
+  test::ScopedRestore<uint64_t> restoreAlignment(impl.capabilities.minStorageBufferOffsetAlignment);
   impl.capabilities.minStorageBufferOffsetAlignment = 256;
   checkTwoOperatorsAtOffsets(device);
-  impl.capabilities.minStorageBufferOffsetAlignment = saved;
 }
 
 // An operator whose tensors or scratch do not fit maxStorageBufferRange

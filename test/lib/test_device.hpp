@@ -74,6 +74,22 @@ void releaseTestDevices();
 // (no pipeline cache, the system loader).
 ExternalDevice externalDeviceOf(const Device& engine);
 
+// A test case's change to a shared test device (its tuning, a capability)
+// that lasts until the scope ends, however it ends: a failed REQUIRE or an
+// exception must not hand the next test cases a device tuned for this one.
+template <typename T>
+class ScopedRestore {
+ public:
+  explicit ScopedRestore(T& value) : value_(value), saved_(value) {}
+  ~ScopedRestore() { value_ = saved_; }
+  ScopedRestore(const ScopedRestore&) = delete;
+  ScopedRestore& operator=(const ScopedRestore&) = delete;
+
+ private:
+  T& value_;
+  T saved_;
+};
+
 // Runs desc through Device::run() on the profile's device. For in place the
 // input must be laid out exactly as the output.
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,

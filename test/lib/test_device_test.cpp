@@ -1,6 +1,7 @@
 // The test harness's own contract: VKSCAN_TEST_PROFILES narrows the profiles
 // a run tests (the subgroup-4 portability run sets it), and a filter that
-// names no profile, or leaves a test none, fails instead of passing empty.
+// names no profile, or leaves a test none, fails instead of passing empty;
+// a test case's change to a shared device is undone however the case ends.
 #include "test_device.hpp"
 
 #include <doctest/doctest.h>
@@ -61,4 +62,21 @@ TEST_CASE("test profiles: VKSCAN_TEST_PROFILES filters them and refuses what wou
                          "VKSCAN_TEST_PROFILES names \"gpu_tuning\", which is no test profile",
                          std::runtime_error);
   }
+}
+
+TEST_CASE("test devices: ScopedRestore puts a shared value back however the scope ends") {
+  int value = 1;
+  {
+    ScopedRestore<int> restore(value);
+    value = 2;
+  }
+  CHECK(value == 1);
+  try {
+    ScopedRestore<int> restore(value);
+    value = 3;
+    throw std::runtime_error("a failed REQUIRE throws too");
+  } catch (const std::runtime_error&) {
+    CHECK(value == 1);
+  }
+  CHECK(value == 1);
 }
