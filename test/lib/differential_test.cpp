@@ -706,6 +706,36 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
   }
 }
 
+// Few interleaved lines walked whole run in workgroups of a subgroup where
+// workgroups of 32 would leave a CPU device's worker idle. The workers and
+// thresholds are set so that every host plans it: 32 lanes of lines, a
+// partial last node.
+TEST_CASE("few interleaved whole lines in workgroups of a subgroup, every unit width") {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::Emulated})) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    impl.tuning.cpuWorkers = 2;
+    impl.tuning.chunkWorkgroupSize = 32;
+    impl.tuning.wholeLineInvocations = 16;
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      CAPTURE(dataTypeName(type));
+      uint32_t lanes = 4 * test::vectorElements(type);
+      CumulativeSummationDesc desc = test::packedDesc(type, {1000, 32 * lanes}, 0);
+      detail::Plan plan = planOn(impl, desc);
+      REQUIRE(plan.dispatches.size() == 1);
+      const detail::Dispatch& scan = plan.dispatches[0];
+      CHECK(scan.pipeline.stage == detail::Stage::ChunkScanInterleaved);
+      CHECK(scan.pipeline.workgroupSize < 32);
+      CHECK(uint64_t{scan.groupsX} * scan.groupsY * scan.pipeline.workgroupSize >= 32);
+      checkAgainstReference(desc, false, 69, profile);
+      desc.hasExclusiveSum = true;
+      desc.axisDirection = AxisDirection::Decreasing;
+      checkAgainstReference(desc, true, 70, profile);
+    }
+  }
+}
+
 // Plain walks take two nodes per loop iteration, so a line on vectors is
 // walked whole up to a level-5 node: 2^20 elements in 32768 iterations,
 // under lavapipe's cap of 65,535, each level-4 node after the first with

@@ -386,6 +386,32 @@ TEST_CASE(
   }
 }
 
+// Interleaved lines walked whole, few enough that workgroups of 32 would
+// leave a worker idle, spread in workgroups of a subgroup; more keep 32,
+// and GPUs, whose workers are unknown, keep their size.
+TEST_CASE("plan: few interleaved lines walked whole spread over the workers") {
+  auto scanOf = [](const Plan& plan) {
+    REQUIRE(plan.dispatches.size() == 1);
+    const Dispatch& d = plan.dispatches[0];
+    CHECK(d.pipeline.stage == Stage::ChunkScanInterleaved);
+    CHECK(d.params.chunksPerLine == 1);
+    return d;
+  };
+  // 512 columns in lanes of 16: 32 invocations, one workgroup of 32.
+  CumulativeSummationDesc few = vkscan::test::packedDesc(DataType::Float32, {65536, 512}, 0);
+  CumulativeSummationDesc more = vkscan::test::packedDesc(DataType::Float32, {4096, 1024}, 0);
+  for (const DeviceClass& cpu : {kDevices[0], kDevices[1]}) {
+    CAPTURE(cpu.name);
+    Dispatch spread = scanOf(planFor(few, cpu));
+    CHECK(spread.pipeline.workgroupSize == cpu.subgroupSize);
+    CHECK(uint64_t{spread.groupsX} * spread.groupsY == 32 / cpu.subgroupSize);
+    CHECK(scanOf(planFor(more, cpu)).pipeline.workgroupSize == tuningOf(cpu).chunkWorkgroupSize);
+  }
+  const DeviceClass& gpu = kDevices[4];
+  CHECK(planFor(few, gpu).dispatches.back().pipeline.workgroupSize ==
+        tuningOf(gpu).chunkWorkgroupSize);
+}
+
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
   Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[0]);
   CHECK(plan.dispatches.size() == 1);
