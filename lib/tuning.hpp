@@ -39,20 +39,19 @@ struct Tuning {
   // an invocation each, one pass, no scratch) from this many invocations
   // on: a line walked whole is read once, where chunks and the look-back
   // pass read it twice (reduce, then scan), and chunks add two dispatches.
-  // On a CPU device one subgroup per
-  // worker thread keeps every core busy on contiguous lines (per CPU where
-  // workers outnumber the CPUs they share: CpuThreads::busy). Interleaved
-  // lines, whose walks wait on cache misses, need twice as many
-  // (Planner::busyInvocations()). Measured on lavapipe, 2 cores, 32 against
-  // 256: [64, 65536, 4] along axis 1 went from 0.69 of the copy roof to
-  // 1.0-1.07, [4096, 1024] along axis 0 from 0.28-0.31 to 0.48-0.51, and
-  // [64, 50257] along axis 1 (the look-back pass before) from 0.58-0.60 to
-  // 0.80-0.83. 16 against 32 (AMD EPYC), FLOAT32 along axis 1, contiguous
-  // lines that took the look-back pass: [31, 4097] 0.49-0.50 to 0.88-0.94,
-  // [16, 8192] 0.56-0.57 to 0.89-0.93, [16, 65536] 0.54-0.56 to 0.85-0.86,
-  // [16, 50256] 0.57-0.58 to 0.76-0.77, [20, 20001] 0.49-0.51 to 0.73; but
-  // interleaved lines lost, columns [8192, 256] 0.47-0.48 to 0.39-0.41 and
-  // [16384, 384] 0.43-0.44 to 0.30-0.31 (three passes before).
+  // On a CPU device one subgroup per worker thread keeps every core busy on
+  // contiguous lines (per CPU where workers outnumber the CPUs they share:
+  // CpuThreads::busy). Interleaved lines, whose walks wait on cache misses,
+  // need twice as many (Planner::busyInvocations()). Measured on lavapipe, 2
+  // cores, 32 against 256: [64, 65536, 4] along axis 1 went from 0.69 of the
+  // copy roof to 1.0-1.07, [4096, 1024] along axis 0 from 0.28-0.31 to
+  // 0.48-0.51, and [64, 50257] along axis 1 (the look-back pass before) from
+  // 0.58-0.60 to 0.80-0.83. 16 against 32 (AMD EPYC), FLOAT32 along axis 1,
+  // contiguous lines that took the look-back pass: [31, 4097] 0.49-0.50 to
+  // 0.88-0.94, [16, 8192] 0.56-0.57 to 0.89-0.93, [16, 65536] 0.54-0.56 to
+  // 0.85-0.86, [16, 50256] 0.57-0.58 to 0.76-0.77, [20, 20001] 0.49-0.51 to
+  // 0.73; but interleaved lines lost, columns [8192, 256] 0.47-0.48 to
+  // 0.39-0.41 and [16384, 384] 0.43-0.44 to 0.30-0.31 (three passes before).
   uint64_t wholeLineInvocations;
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.
