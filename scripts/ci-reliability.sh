@@ -189,6 +189,11 @@ configure "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSCAN_BUILD_FUZZERS=ON \
 build "$fuzz" --target fuzz_plan fuzz_npy
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+# What a failing target's log says broke: its own messages (fuzz_plan names
+# the plan invariants), sanitizer and libFuzzer reports.
+failure_lines() {
+  grep -E "^fuzz_$1: |ERROR: |SUMMARY|runtime error" "$2" | head -"$3" || true
+}
 # Inputs that broke a target before (fuzz/regressions/<target>/): each must pass.
 replayed=0
 replay_failed=()
@@ -199,7 +204,7 @@ for target in plan npy; do
     if ! (cd "$fuzz" && "$fuzz/bin/fuzz_$target" -timeout=10 -rss_limit_mb=2048 "$input" \
       >"$fuzz/replay.log" 2>&1); then
       replay_failed+=("$target/$(basename "$input")")
-      grep -E "^fuzz_$target: |runtime error|ERROR: libFuzzer|SUMMARY" "$fuzz/replay.log" | head -8
+      failure_lines "$target" "$fuzz/replay.log" 8
     fi
   done
 done
@@ -224,7 +229,7 @@ for i in 0 1; do
     echo "ci-reliability: fuzz_$target FAILED; reproducer in $fuzz/artifacts-$target:"
     # The log names what broke; the input itself, in hex, lets a clean
     # clone reproduce it without the CI machine's files.
-    grep -E "^fuzz_$target: |ERROR: |SUMMARY|runtime error" "$fuzz/fuzz-$target.log" | head -20
+    failure_lines "$target" "$fuzz/fuzz-$target.log" 20
     for artifact in "$fuzz/artifacts-$target"/*; do
       [ -f "$artifact" ] || continue
       echo "$(basename "$artifact") (replay: echo <hex> | xxd -r -p > input; fuzz_$target input):"
