@@ -575,6 +575,68 @@ void setWideAccVec(inout u64vec4 unit, int i, ACC_VEC_T value) {
 #endif
 #endif
 
+// Pairs: two adjacent elements of a 4-byte type as one 64-bit word (with
+// Int64, off narrow words), or two halves as one 32-bit word (16-bit
+// storage), moved by one access where each element was one: the lanes of
+// lines off vectors (chunk.glsl kScalarLanes). A pair starts on an even
+// element of its binding, whose offset the host keeps a multiple of 16.
+#if (VKSCAN_DATA_SIZE == 4 && defined(VKSCAN_WIDE)) || \
+    (defined(VKSCAN_TYPE_F16) && !defined(VKSCAN_F16_PACKED))
+#define VKSCAN_PAIRS 1
+// Stored as pairs too except where 4-byte types store as 32-bit words.
+#if VKSCAN_DATA_SIZE == 2 || defined(VKSCAN_WIDE_STORES)
+#define VKSCAN_PAIR_STORES 1
+#endif
+#if VKSCAN_DATA_SIZE == 4
+#define PAIR_T uint64_t
+uvec2 halvesOfPair(PAIR_T pair) { return unpackUint2x32(pair); }
+PAIR_T pairOfHalves(uvec2 halves) { return packUint2x32(halves); }
+#else
+#define PAIR_T uint
+uvec2 halvesOfPair(PAIR_T pair) { return uvec2(pair & 0xFFFFu, pair >> 16); }
+PAIR_T pairOfHalves(uvec2 halves) { return halves.x | (halves.y << 16); }
+#endif
+
+#if defined(VKSCAN_TYPE_F32)
+ACC_T accOfBits(uint bits) { return uintBitsToFloat(bits); }
+uint bitsOfAcc(ACC_T value) { return floatBitsToUint(value); }
+#elif defined(VKSCAN_TYPE_F16)
+ACC_T accOfBits(uint bits) { return floatFromHalfBits(bits); }
+uint bitsOfAcc(ACC_T value) { return halfBitsFromFloat(value); }
+#else
+ACC_T accOfBits(uint bits) { return ACC_T(bits); }
+uint bitsOfAcc(ACC_T value) { return uint(value); }
+#endif
+
+// inSecondOfPair(), outSecondOfPair(): whether an element is the second of
+// its pair.
+#ifdef VKSCAN_SSBO
+layout(set = 0, binding = 0, std430) readonly buffer InPairs { PAIR_T inPairs[]; };
+bool inSecondOfPair(OFFSET_T element) { return (inIndex(element) & 1u) != 0u; }
+bool outSecondOfPair(OFFSET_T element) { return (outIndex(element) & 1u) != 0u; }
+PAIR_T loadInPair(OFFSET_T element) { return inPairs[inIndex(element) >> 1]; }
+#ifdef VKSCAN_PAIR_STORES
+layout(set = 0, binding = 1, std430) buffer OutPairs { PAIR_T outPairs[]; };
+void storeOutPair(OFFSET_T element, PAIR_T pair) { outPairs[outIndex(element) >> 1] = pair; }
+#endif
+#else
+layout(buffer_reference, scalar, buffer_reference_align = 2 * VKSCAN_DATA_SIZE) buffer PairRef {
+  PAIR_T v;
+};
+bool secondOfPair(ADDR_T base, OFFSET_T element) {
+  return (lowAddressBits(elementAddress(base, element)) & uint(VKSCAN_DATA_SIZE)) != 0u;
+}
+bool inSecondOfPair(OFFSET_T element) { return secondOfPair(p.inAddr, element); }
+bool outSecondOfPair(OFFSET_T element) { return secondOfPair(p.outAddr, element); }
+PAIR_T loadInPair(OFFSET_T element) { return PairRef(elementAddress(p.inAddr, element)).v; }
+#ifdef VKSCAN_PAIR_STORES
+void storeOutPair(OFFSET_T element, PAIR_T pair) {
+  PairRef(elementAddress(p.outAddr, element)).v = pair;
+}
+#endif
+#endif
+#endif
+
 // The NODE_VECS vectors from element offset `first`, in memory order.
 void loadNodeVecs(OFFSET_T first, out ACC_VEC_T w[NODE_VECS]) {
 #ifdef VKSCAN_WIDE

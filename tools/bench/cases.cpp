@@ -100,6 +100,7 @@ std::vector<Case> caseMatrix(bool quick) {
       {"rows_4100", T::Float32, {n4k, 4100}, 1},
       {"rows_misaligned", T::Float32, {n4k, 4097}, 1},
       {"columns_odd", T::Float32, {n4k, n4k - 1}, 0},
+      {"columns_odd_f16", T::Float16, {n4k, n4k - 1}, 0},
       {"columns_4100", T::Float32, {n4k, 4100}, 0},
       {"columns_u64", T::UInt64, {n4k, n4k}, 0},
       {"columns_f16", T::Float16, {n4k, n4k}, 0},
