@@ -85,7 +85,7 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
                "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
                "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
                "%u\ntuning: rows %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
-               "%llu small %llu\n",
+               "%llu shortfall %llu small %llu\n",
                static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
                list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
                list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
@@ -96,6 +96,7 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
                static_cast<unsigned long long>(tuning.chunkWideWorkgroupInvocations),
                static_cast<unsigned long long>(tuning.chunkTargetInvocations),
                static_cast<unsigned long long>(tuning.wholeLineInvocations),
+               static_cast<unsigned long long>(tuning.wholeLineShortfall),
                static_cast<unsigned long long>(tuning.chunkSmallProblem));
 }
 

@@ -407,12 +407,14 @@ class Planner {
     // cores), few long rows [16, 2^20]: 0.57 of the copy roof in three
     // passes, 0.69-0.70 walked whole (level 5).
     bool realigned = !interleaved && walksRealigned(p, inOffset, outOffset);
-    uint64_t wholeFrom = interleaved ? busyInvocations() : tuning_.wholeLineInvocations;
+    bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
+                   lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
+    uint64_t wholeFrom = interleaved ? busyInvocations()
+                         : onePass   ? lookbackWholeLineInvocations()
+                                     : tuning_.wholeLineInvocations;
     uint32_t wholeLevels = interleaved || realigned ? kMaxChunkLevels : kMaxPlainWholeLineLevels;
     bool wholeLines =
         invocationsPerChunk >= wholeFrom && p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
-    bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
-                   lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
     if (onePass && tiles > 1 && !wholeLines) {
       planLookback(p, in, inOffset, out, outOffset, scratchBase, tiles);
       return;
@@ -564,6 +566,13 @@ class Planner {
     uint64_t whole = tuning_.wholeLineInvocations;
     uint64_t twice = whole > UINT64_MAX / 2 ? UINT64_MAX : 2 * whole;
     return std::min(twice, std::max(whole, tuning_.chunkTargetInvocations));
+  }
+
+  // Contiguous lines that would otherwise take the look-back pass are walked
+  // whole from this many (Tuning::wholeLineShortfall).
+  uint64_t lookbackWholeLineInvocations() const {
+    uint64_t whole = tuning_.wholeLineInvocations;
+    return whole - std::min(whole, tuning_.wholeLineShortfall);
   }
 
   uint32_t subgroupWorkgroup() const {

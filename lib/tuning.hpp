@@ -53,6 +53,20 @@ struct Tuning {
   // 0.73; but interleaved lines lost, columns [8192, 256] 0.47-0.48 to
   // 0.39-0.41 and [16384, 384] 0.43-0.44 to 0.30-0.31 (three passes before).
   uint64_t wholeLineInvocations;
+  // Contiguous lines that would otherwise take the look-back pass are walked
+  // whole from this many fewer than wholeLineInvocations: subgroupSize - 1
+  // where several threads are busy, so that the last busy thread may get a
+  // subgroup with idle lanes rather than a pass that reads every line twice
+  // and pays for its look-back; 0 on a single thread (the look-back pass
+  // fills its lanes with tiles) and on GPUs. Measured on lavapipe (AMD EPYC,
+  // 2 cores; two subgroups of 8 walks against the look-back pass), FLOAT32
+  // along axis 1, ratio to the copy roof, medians of five rounds: [9, 65536]
+  // 0.67 against 0.56, [12, 65536] 0.74 against 0.59, [15, 65536] 0.84
+  // against 0.56, [12, 50257] 0.68 against 0.50, [9, 50257] 0.59 against
+  // 0.50. Longer lines keep three passes, which ran as fast or faster:
+  // [9, 2^20] 0.54-0.56 against 0.43-0.44 walked whole, [12, 2^20] 0.55-0.57
+  // against 0.54-0.62.
+  uint64_t wholeLineShortfall;
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.
   uint64_t chunkSmallProblem;
@@ -134,6 +148,8 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   tuning.wholeLineInvocations = cpuLike && cpuThreads.busy != 0
                                     ? std::min(tuning.chunkTargetInvocations, subgroupPerThread)
                                     : tuning.chunkTargetInvocations;
+  tuning.wholeLineShortfall =
+      cpuLike && cpuThreads.busy >= 2 ? std::max<uint32_t>(subgroupSize, 1) - 1 : 0;
   tuning.chunkSmallProblem = uint64_t{1} << 14;
   tuning.chunkLookbackMaxElements = cpuLike ? uint64_t{1} << 24 : 0;
   tuning.lookbackPolls = 256;

@@ -328,15 +328,29 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
              Stage::ChunkScan, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
              Stage::ChunkScanInterleaved, 4);
+  // Lines that would take the look-back pass are walked whole from 9, a
+  // subgroup for the first worker thread and at least one line for the
+  // second (Tuning::wholeLineShortfall), in two workgroups.
+  for (const CumulativeSummationDesc& desc :
+       {vkscan::test::packedDesc(DataType::Float32, {9, 65536}, 1),
+        vkscan::test::packedDesc(DataType::Float32, {15, 8192}, 1)}) {
+    Plan partial = planFor(desc, lavapipe);
+    wholeLines(partial, Stage::ChunkScan, 4);
+    CHECK(partial.dispatches[0].groupsX == 2);
+  }
+  wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {12, 50257}, 1), lavapipe),
+             Stage::ChunkScanRealigned, 4);
   // Fewer lines take the look-back pass (lines off vectors realigned), 31
-  // groups of interleaved lines three passes; longer lines chunks.
-  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {15, 8192}, 1), lavapipe);
+  // groups of interleaved lines three passes; longer lines chunks, also
+  // from 9 to 15 lines.
+  Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {8, 8192}, 1), lavapipe);
   REQUIRE(few.dispatches.size() == 1);
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkLookback);
-  Plan fewOffVectors =
-      planFor(vkscan::test::packedDesc(DataType::Float32, {15, 4097}, 1), lavapipe);
+  Plan fewOffVectors = planFor(vkscan::test::packedDesc(DataType::Float32, {8, 4097}, 1), lavapipe);
   REQUIRE(fewOffVectors.dispatches.size() == 1);
   CHECK(fewOffVectors.dispatches[0].pipeline.stage == Stage::ChunkLookbackRealigned);
+  CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {12, 1u << 20}, 1), lavapipe)
+            .dispatches.size() >= 3);
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 496}, 0), lavapipe)
             .dispatches.size() >= 3);
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
@@ -347,6 +361,12 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   CHECK(tuningFor(true, 8, 1024, {}).wholeLineInvocations == 256);
   CHECK(tuningFor(true, 1, 128, {1, 1}).wholeLineInvocations == 1);
   CHECK(tuningFor(false, 32, 1024, {2, 2}).wholeLineInvocations == uint64_t{1} << 16);
+  // The last busy thread's subgroup may run short, never a lone thread's.
+  CHECK(tuningFor(true, 8, 1024, {2, 2}).wholeLineShortfall == 7);
+  CHECK(tuningFor(true, 4, 1024, {4, 4}).wholeLineShortfall == 3);
+  CHECK(tuningFor(true, 8, 1024, {4, 1}).wholeLineShortfall == 0);
+  CHECK(tuningFor(true, 8, 1024, {}).wholeLineShortfall == 0);
+  CHECK(tuningFor(false, 32, 1024, {2, 2}).wholeLineShortfall == 0);
   // Interleaved lines' threshold, twice it, saturates: UINT64_MAX walks no
   // line whole (256 groups of 16 columns, interleaved).
   Tuning never = tuningOf(lavapipe);

@@ -218,6 +218,7 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
   // lookbackPieces()' lines take the look-back pass whatever the host: on
   // one core, or at subgroup size 4 on two, 8 lines are walked whole.
   native.wholeLineInvocations = std::max<uint64_t>(native.wholeLineInvocations, 16);
+  native.wholeLineShortfall = 0;
   const detail::Tuning gpu = detail::tuningFor(false, 32, 1024, {});
   int dispatches = 0, conflicts = 0, fills = 0;
   for (const detail::Tuning& tuning : {native, gpu}) {

@@ -109,6 +109,7 @@ std::vector<Case> caseMatrix(bool quick) {
       {"rows_64x50257", T::Float32, {64, quick ? 1025u : 50257u}, 1},
       {"rows_8x50256", T::Float32, {quick ? 2u : 8u, 50256u}, 1},
       {"rows_8x50257", T::Float32, {quick ? 2u : 8u, 50257u}, 1},
+      {"rows_12x50257", T::Float32, {quick ? 3u : 12u, 50257u}, 1},
       {"rows_of_3", T::Float32, {quick ? 1u << 16 : 1u << 22, 3}, 1},
       {"rows_31x4097", T::Float32, {quick ? 3u : 31u, 4097u}, 1},
       {"1d_50257_dec", T::Float32, {quick ? 4097u : 50257u}, 0, false, true},
