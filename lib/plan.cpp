@@ -409,9 +409,8 @@ class Planner {
     bool realigned = !interleaved && walksRealigned(p, inOffset, outOffset);
     bool onePass = !interleaved && tiles <= kLookbackMaxTiles &&
                    lines * p.axisLen <= tuning_.chunkLookbackMaxElements;
-    uint64_t wholeFrom = interleaved ? busyInvocations()
-                         : onePass   ? lookbackWholeLineInvocations()
-                                     : tuning_.wholeLineInvocations;
+    uint64_t wholeFrom =
+        interleaved || onePass ? wholeLineInvocationsWithIdleLanes() : tuning_.wholeLineInvocations;
     uint32_t wholeLevels = interleaved || realigned ? kMaxChunkLevels : kMaxPlainWholeLineLevels;
     bool wholeLines =
         invocationsPerChunk >= wholeFrom && p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
@@ -555,10 +554,9 @@ class Planner {
     return ceilDiv(invocations, tuning_.chunkWorkgroupSize) < tuning_.cpuWorkers;
   }
 
-  // Invocations that keep a CPU device busy with walks that wait on memory
-  // (interleaved lines) or pay for a head and a tail in each chunk (realigned
-  // walks): two subgroups per worker thread, twice what contiguous lines
-  // walked whole need (Tuning::wholeLineInvocations); on a GPU, or where the
+  // Invocations that keep a CPU device busy with walks that pay for a head
+  // and a tail in each chunk (realigned walks): two subgroups per worker
+  // thread, twice Tuning::wholeLineInvocations; on a GPU, or where the
   // threads are unknown, chunkTargetInvocations as for those. Saturated, so
   // that a wholeLineInvocations of UINT64_MAX (the tests' way to walk no
   // line whole) stays that.
@@ -568,9 +566,9 @@ class Planner {
     return std::min(twice, std::max(whole, tuning_.chunkTargetInvocations));
   }
 
-  // Contiguous lines that would otherwise take the look-back pass are walked
-  // whole from this many (Tuning::wholeLineShortfall).
-  uint64_t lookbackWholeLineInvocations() const {
+  // Interleaved lines, and contiguous ones that would otherwise take the
+  // look-back pass, are walked whole from this many (Tuning::wholeLineShortfall).
+  uint64_t wholeLineInvocationsWithIdleLanes() const {
     uint64_t whole = tuning_.wholeLineInvocations;
     return whole - std::min(whole, tuning_.wholeLineShortfall);
   }

@@ -35,37 +35,42 @@ struct Tuning {
   // (16^3 -> 16^2 -> 16) until a pass has at least this many invocations,
   // at the price of a reduce and a carry pass.
   uint64_t chunkTargetInvocations;
-  // ... but walk lines of up to 16^4 elements whole (16^5 in plain walks;
-  // an invocation each, one pass, no scratch) from this many invocations
-  // on: a line walked whole is read once, where chunks and the look-back
-  // pass read it twice (reduce, then scan), and chunks add two dispatches.
-  // On a CPU device one subgroup per worker thread keeps every core busy on
-  // contiguous lines (per CPU where workers outnumber the CPUs they share:
-  // CpuThreads::busy). Interleaved lines, whose walks wait on cache misses,
-  // need twice as many (Planner::busyInvocations()). Measured on lavapipe, 2
-  // cores, 32 against 256: [64, 65536, 4] along axis 1 went from 0.69 of the
-  // copy roof to 1.0-1.07, [4096, 1024] along axis 0 from 0.28-0.31 to
-  // 0.48-0.51, and [64, 50257] along axis 1 (the look-back pass before) from
-  // 0.58-0.60 to 0.80-0.83. 16 against 32 (AMD EPYC), FLOAT32 along axis 1,
-  // contiguous lines that took the look-back pass: [31, 4097] 0.49-0.50 to
-  // 0.88-0.94, [16, 8192] 0.56-0.57 to 0.89-0.93, [16, 65536] 0.54-0.56 to
-  // 0.85-0.86, [16, 50256] 0.57-0.58 to 0.76-0.77, [20, 20001] 0.49-0.51 to
-  // 0.73; but interleaved lines lost, columns [8192, 256] 0.47-0.48 to
-  // 0.39-0.41 and [16384, 384] 0.43-0.44 to 0.30-0.31 (three passes before).
+  // ... but walk lines of up to 16^4 elements whole (16^5 in plain walks; an
+  // invocation each, one pass, no scratch) from this many invocations on: a
+  // line walked whole is read once, where chunks and the look-back pass read it
+  // twice (reduce, then scan), and chunks add two dispatches. On a CPU device
+  // one subgroup per worker thread keeps every core busy on contiguous lines
+  // (per CPU where workers outnumber the CPUs they share: CpuThreads::busy),
+  // and fewer where a pass that reads lines twice costs more
+  // (wholeLineShortfall). Measured on lavapipe, 2 cores, 32 against 256:
+  // [64, 65536, 4] along axis 1 went from 0.69 of the copy roof to 1.0-1.07,
+  // [4096, 1024] along axis 0 from 0.28-0.31 to 0.48-0.51, and [64, 50257]
+  // along axis 1 (the look-back pass before) from 0.58-0.60 to 0.80-0.83. 16
+  // against 32 (AMD EPYC), FLOAT32 along axis 1, contiguous lines that took the
+  // look-back pass: [31, 4097] 0.49-0.50 to 0.88-0.94, [16, 8192] 0.56-0.57 to
+  // 0.89-0.93, [16, 65536] 0.54-0.56 to 0.85-0.86, [16, 50256] 0.57-0.58 to
+  // 0.76-0.77, [20, 20001] 0.49-0.51 to 0.73.
   uint64_t wholeLineInvocations;
-  // Contiguous lines that would otherwise take the look-back pass are walked
-  // whole from this many fewer than wholeLineInvocations: subgroupSize - 1
-  // where several threads are busy, so that the last busy thread may get a
-  // subgroup with idle lanes rather than a pass that reads every line twice
-  // and pays for its look-back; 0 on a single thread (the look-back pass
-  // fills its lanes with tiles) and on GPUs. Measured on lavapipe (AMD EPYC,
-  // 2 cores; two subgroups of 8 walks against the look-back pass), FLOAT32
-  // along axis 1, ratio to the copy roof, medians of five rounds: [9, 65536]
-  // 0.67 against 0.56, [12, 65536] 0.74 against 0.59, [15, 65536] 0.84
-  // against 0.56, [12, 50257] 0.68 against 0.50, [9, 50257] 0.59 against
-  // 0.50. Longer lines keep three passes, which ran as fast or faster:
-  // [9, 2^20] 0.54-0.56 against 0.43-0.44 walked whole, [12, 2^20] 0.55-0.57
-  // against 0.54-0.62.
+  // Interleaved lines, and contiguous lines that would otherwise take the
+  // look-back pass, are walked whole from this many fewer than
+  // wholeLineInvocations: subgroupSize - 1 where several threads are busy, so
+  // that the last busy thread may get a subgroup with idle lanes rather than a
+  // pass that reads every line twice and pays for more than its reads (the
+  // look-back, or two dispatches of interleaved chunks); 0 on a single thread
+  // (the other passes fill its lanes with chunks) and on GPUs. Measured on
+  // lavapipe (AMD EPYC, 2 cores; walks in workgroups of 8), ratio to the copy
+  // roof. FLOAT32 along axis 1 against the look-back pass, medians of five
+  // rounds: [9, 65536] 0.67 against 0.56, [12, 65536] 0.74 against 0.59,
+  // [15, 65536] 0.84 against 0.56, [12, 50257] 0.68 against 0.50, [9, 50257]
+  // 0.59 against 0.50. Along axis 0 against three passes (groups of 16 columns;
+  // two rounds): [8192, 256] 0.78-0.83 against 0.41-0.46, [65536, 256]
+  // 0.63-0.71 against 0.35-0.39, [65536, 192] 0.66-0.69 against 0.45-0.49,
+  // [16384, 160] 0.64 against 0.45-0.49, [65536, 320] 0.51-0.52 against
+  // 0.33-0.37, [32768, 448] 0.49-0.50 against 0.39-0.45; UINT64 [32768, 128]
+  // 0.77-0.85 against 0.45-0.47, FLOAT16 [65536, 320] 0.36 against 0.28-0.29,
+  // lines off vectors [65536, 255] 0.48-0.50 against 0.35. Longer contiguous
+  // lines keep three passes, which ran as fast or faster: [9, 2^20] 0.54-0.56
+  // against 0.43-0.44 walked whole, [12, 2^20] 0.55-0.57 against 0.54-0.62.
   uint64_t wholeLineShortfall;
   // Below this many elements a problem is latency-bound: one pass, however
   // few invocations it gives, beats three dispatches.

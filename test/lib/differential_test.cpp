@@ -677,8 +677,7 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
 // Lines of up to 65536 elements are walked whole, one invocation each (a
 // chunk of shape 4: carries of four levels), where there are enough lines
 // to keep the device busy. The threshold is lowered here so that small
-// tensors take the path on every device (0: interleaved lines too, whose
-// threshold is twice it).
+// tensors take the path on every device (0: interleaved lines too).
 TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode") {
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {

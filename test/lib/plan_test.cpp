@@ -316,8 +316,7 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
              Stage::ChunkScanRealigned, 4);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 50257}, 1), lavapipe),
              Stage::ChunkScanRealigned, 4);
-  // Lines interleaved in groups, from 32 invocations (two subgroups per
-  // worker thread): 256 groups of 4 lines, 32 groups of 16.
+  // Lines interleaved in groups: 256 groups of 4 lines, 32 groups of 16.
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1), lavapipe),
              Stage::ChunkScanInterleaved, 4);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 512}, 0), lavapipe),
@@ -328,9 +327,10 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
              Stage::ChunkScan, 3);
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {5000, 4096}, 0), lavapipe),
              Stage::ChunkScanInterleaved, 4);
-  // Lines that would take the look-back pass are walked whole from 9, a
-  // subgroup for the first worker thread and at least one line for the
-  // second (Tuning::wholeLineShortfall), in two workgroups.
+  // Lines that would take the look-back pass, and groups of interleaved
+  // lines, are walked whole from 9: a subgroup for the first worker thread
+  // and at least one line for the second (Tuning::wholeLineShortfall), in
+  // two workgroups.
   for (const CumulativeSummationDesc& desc :
        {vkscan::test::packedDesc(DataType::Float32, {9, 65536}, 1),
         vkscan::test::packedDesc(DataType::Float32, {15, 8192}, 1)}) {
@@ -340,7 +340,14 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   }
   wholeLines(planFor(vkscan::test::packedDesc(DataType::Float32, {12, 50257}, 1), lavapipe),
              Stage::ChunkScanRealigned, 4);
-  // Fewer lines take the look-back pass (lines off vectors realigned), 31
+  for (uint32_t columns : {144u, 256u, 496u}) {
+    CAPTURE(columns);
+    Plan groups =
+        planFor(vkscan::test::packedDesc(DataType::Float32, {65536, columns}, 0), lavapipe);
+    wholeLines(groups, Stage::ChunkScanInterleaved, 4);
+    CHECK(groups.dispatches[0].pipeline.workgroupSize == lavapipe.subgroupSize);
+  }
+  // Fewer lines take the look-back pass (lines off vectors realigned), 8
   // groups of interleaved lines three passes; longer lines chunks, also
   // from 9 to 15 lines.
   Plan few = planFor(vkscan::test::packedDesc(DataType::Float32, {8, 8192}, 1), lavapipe);
@@ -351,7 +358,7 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   CHECK(fewOffVectors.dispatches[0].pipeline.stage == Stage::ChunkLookbackRealigned);
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {12, 1u << 20}, 1), lavapipe)
             .dispatches.size() >= 3);
-  CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 496}, 0), lavapipe)
+  CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 128}, 0), lavapipe)
             .dispatches.size() >= 3);
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
   CHECK(longer.dispatches.size() >= 3);
@@ -367,8 +374,8 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   CHECK(tuningFor(true, 8, 1024, {4, 1}).wholeLineShortfall == 0);
   CHECK(tuningFor(true, 8, 1024, {}).wholeLineShortfall == 0);
   CHECK(tuningFor(false, 32, 1024, {2, 2}).wholeLineShortfall == 0);
-  // Interleaved lines' threshold, twice it, saturates: UINT64_MAX walks no
-  // line whole (256 groups of 16 columns, interleaved).
+  // A wholeLineInvocations of UINT64_MAX walks no line whole, whatever the
+  // shortfall (256 groups of 16 columns, interleaved).
   Tuning never = tuningOf(lavapipe);
   never.wholeLineInvocations = UINT64_MAX;
   CHECK(planFor(vkscan::test::packedDesc(DataType::Float32, {8192, 4096}, 0), lavapipe, never)
