@@ -106,6 +106,7 @@ std::vector<Case> caseMatrix(bool quick) {
       {"columns_f16", T::Float16, {n4k, n4k}, 0},
       {"columns_1024", T::Float32, {n4k, quick ? 128u : 1024u}, 0},
       {"columns_512", T::Float32, {quick ? n4k : 1u << 16, 512u}, 0},
+      {"columns_256", T::Float32, {2 * n4k, 256u}, 0},
       {"rows_64x50257", T::Float32, {64, quick ? 1025u : 50257u}, 1},
       {"rows_8x50256", T::Float32, {quick ? 2u : 8u, 50256u}, 1},
       {"rows_8x50257", T::Float32, {quick ? 2u : 8u, 50257u}, 1},
