@@ -385,6 +385,10 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
         checkAgainstReference(columns, false, 51, profile);
         CumulativeSummationDesc chunked = test::packedDesc(type, {2, 5000, vectors * vector}, 1);
         chunked.axisDirection = AxisDirection::Decreasing;
+        // In chunks on any host: at subgroup size 4 on two threads, 6 groups
+        // of lines would be walked whole.
+        test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+        impl.tuning.wholeLineInvocations = UINT64_MAX;
         plan = planned(chunked);
         CHECK(plan.dispatches.front().pipeline.stage == detail::Stage::ChunkReduceInterleaved);
         CHECK(plan.dispatches.front().pipeline.laneVectors == laneVectors);
