@@ -567,7 +567,8 @@ class Planner {
   }
 
   // Interleaved lines, and contiguous ones that would otherwise take the
-  // look-back pass, are walked whole from this many (Tuning::wholeLineShortfall).
+  // look-back pass, are walked whole from this many
+  // (Tuning::wholeLineShortfall).
   uint64_t wholeLineInvocationsWithIdleLanes() const {
     uint64_t whole = tuning_.wholeLineInvocations;
     return whole - std::min(whole, tuning_.wholeLineShortfall);

@@ -216,7 +216,9 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
   hookedDevice = impl.device;
   detail::Tuning native = impl.tuning;
   // lookbackPieces()' lines take the look-back pass whatever the host: on
-  // one core, or at subgroup size 4 on two, 8 lines are walked whole.
+  // one core, or at subgroup size 4 on two, 8 lines are walked whole, and
+  // the shortfall (Tuning::wholeLineShortfall) would lower the floor of 16
+  // by up to a subgroup less one.
   native.wholeLineInvocations = std::max<uint64_t>(native.wholeLineInvocations, 16);
   native.wholeLineShortfall = 0;
   const detail::Tuning gpu = detail::tuningFor(false, 32, 1024, {});
