@@ -267,13 +267,12 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   const DeviceCapabilities& caps = impl.capabilities;
   // A CPU device runs workgroups on the host's cores.
   bool cpuLike = caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  detail::CpuThreads threads;
   if (cpuLike) {
-    threads = detail::cpuThreadsFor(caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
-                                    std::getenv("LP_NUM_THREADS"), detail::usableCpus());
+    impl.cpuThreads = detail::cpuThreadsFor(caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
+                                            std::getenv("LP_NUM_THREADS"), detail::usableCpus());
   }
-  impl.tuning =
-      detail::tuningFor(cpuLike, caps.subgroupSize, caps.maxComputeWorkGroupInvocations, threads);
+  impl.tuning = detail::tuningFor(cpuLike, caps.subgroupSize, caps.maxComputeWorkGroupInvocations,
+                                  impl.cpuThreads);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (impl.capabilities.maxPushConstantsSize < sizeof(detail::ScanParams)) {
     throw Unsupported(
@@ -497,6 +496,10 @@ size_t Device::cachedPipelineCount() const noexcept {
 
 VectorWords Device::vectorWords() const noexcept {
   return impl_->vectorWords;
+}
+
+CpuWorkerThreads Device::cpuWorkerThreads() const noexcept {
+  return {impl_->cpuThreads.workers, impl_->cpuThreads.busy};
 }
 
 std::vector<uint8_t> Device::pipelineCacheData() const {

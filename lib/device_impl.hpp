@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "cpu_threads.hpp"
 #include "pipeline_cache.hpp"
 #include "plan.hpp"
 #include "vulkan_api.hpp"
@@ -56,6 +57,8 @@ struct Device::Impl {
   // Derived from the capabilities; vkscan's tests override it to run every
   // kernel family on one device.
   detail::Tuning tuning{};
+  // What the tuning was derived from (zeros on a GPU).
+  detail::CpuThreads cpuThreads;
   DeviceOptions options;
   // options.vectorWords resolved (lib/vector_words.hpp): Bits32, Bits64 or
   // Load64Store32.

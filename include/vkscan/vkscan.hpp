@@ -386,6 +386,23 @@ struct BufferBinding {
   VkDeviceSize size = 0;
 };
 
+// The host threads a CPU implementation of Vulkan (device type CPU, such as
+// lavapipe) is expected to run workgroups on, as vkscan's plans assume them
+// (Device::cpuWorkerThreads()): how many lines are walked whole, and how few
+// invocations are spread over workgroups of a subgroup, follow from them. A
+// wrong guess costs speed, never bits. Both 0 on a GPU, and where the CPUs
+// cannot be counted.
+struct CpuWorkerThreads {
+  // Threads the implementation hands workgroups to: on lavapipe
+  // LP_NUM_THREADS (at most 32; with none, the submitting thread runs them),
+  // by default one per CPU this process may run on; on other CPU
+  // implementations one per such CPU.
+  uint32_t workers = 0;
+  // How many of the workers run at once: at most the CPUs this process may
+  // run on (its affinity mask, such as taskset's or a container's cpuset).
+  uint32_t concurrent = 0;
+};
+
 class Operator;
 namespace detail {
 struct DeviceAccess;
@@ -477,6 +494,10 @@ class VKSCAN_API Device {
   // The vector words this device's kernels use: Bits32, Bits64 or
   // Load64Store32, never Automatic (DeviceOptions::vectorWords).
   VectorWords vectorWords() const noexcept;
+
+  // The worker threads vkscan's plans expect on a CPU device, found when the
+  // Device was made (LP_NUM_THREADS is read then); zeros on a GPU.
+  CpuWorkerThreads cpuWorkerThreads() const noexcept;
 
   struct Impl;
 

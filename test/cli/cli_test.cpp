@@ -289,6 +289,21 @@ TEST_CASE("info: lists the devices and the selected one") {
   CHECK(contains(result.out, "max storage buffer range"));
 }
 
+TEST_CASE("info: on lavapipe, the worker threads LP_NUM_THREADS asks for") {
+  ScopedEnvironment threads({"LP_NUM_THREADS"}, "3");
+  const Result result = runTool({"info"});
+  CAPTURE(result.out);
+  CAPTURE(result.err);
+  CHECK(result.code == 0);
+  if (!contains(result.out, "driver:               llvmpipe")) {
+    MESSAGE("not lavapipe: no worker threads to compare");
+    return;
+  }
+  // At once: at most the CPUs this host lets the tool use, which vary.
+  CHECK(contains(result.out, "worker threads:       3 expected, "));
+  CHECK(contains(result.out, " at once (LP_NUM_THREADS=3)\n"));
+}
+
 TEST_CASE("help: every command has it, before or after the command") {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
                                                {"-h"},

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -98,6 +99,10 @@ TEST_CASE("cpu threads: a Device on lavapipe expects the worker threads lavapipe
   CAPTURE(started);
   // No threads: the submitting thread runs the workgroups, one worker.
   CHECK(DeviceAccess::impl(device).tuning.cpuWorkers == (started == 0 ? 1 : started));
+  // The public view (vkscan info prints it) is the one the plans use.
+  const CpuWorkerThreads reported = device.cpuWorkerThreads();
+  CHECK(reported.workers == DeviceAccess::impl(device).tuning.cpuWorkers);
+  CHECK(reported.concurrent == std::min(reported.workers, usableCpus()));
 }
 
 }  // namespace

@@ -778,8 +778,9 @@ int run(const Options& options) {
     report.device = caps.deviceName + " (" + caps.driverName + " " + caps.driverInfo +
                     "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
                     std::to_string(detail::usableCpus()) + " usable CPUs";
-    if (uint32_t workers = detail::DeviceAccess::impl(device).tuning.cpuWorkers; workers != 0) {
-      report.device += ", worker threads expected: " + std::to_string(workers);
+    if (CpuWorkerThreads threads = device.cpuWorkerThreads(); threads.workers != 0) {
+      report.device += ", worker threads expected: " + std::to_string(threads.workers) + " (" +
+                       std::to_string(threads.concurrent) + " at once)";
     }
     const char* validation =
         options.validation ? "under validation (timings not representative); " : "";

@@ -1,5 +1,6 @@
 // vkscan info: what the devices are and what vkscan can do on them.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "commands.hpp"
@@ -12,7 +13,8 @@ const char* const kInfoHelp =
     "\n"
     "Lists the Vulkan devices with the index --device takes, then describes the\n"
     "selected device: driver, API version, subgroups, the types vkscan can scan\n"
-    "on it and the limits that bound its work.\n";
+    "on it, the limits that bound its work and, on a CPU device, the worker\n"
+    "threads vkscan's plans expect it to run workgroups on.\n";
 
 namespace {
 
@@ -61,6 +63,24 @@ const char* yesNo(bool value) {
 
 void printLimit(const char* name, uint64_t value, const char* unit) {
   std::printf("    %-37s %llu %s\n", name, static_cast<unsigned long long>(value), unit);
+}
+
+// What shapes vkscan's plans on a CPU device, and on lavapipe the variable
+// that changes it: a host whose speed surprises starts here.
+void printCpuWorkers(const Device& device) {
+  CpuWorkerThreads threads = device.cpuWorkerThreads();
+  if (threads.workers == 0) {
+    std::printf("  worker threads:       unknown (the CPUs could not be counted)\n");
+    return;
+  }
+  std::string source;
+  if (device.capabilities().driverID == VK_DRIVER_ID_MESA_LLVMPIPE) {
+    const char* lpNumThreads = std::getenv("LP_NUM_THREADS");
+    source = lpNumThreads ? std::string(" (LP_NUM_THREADS=") + lpNumThreads + ")"
+                          : std::string(" (LP_NUM_THREADS unset)");
+  }
+  std::printf("  worker threads:       %u expected, %u at once%s\n", threads.workers,
+              threads.concurrent, source.c_str());
 }
 
 }  // namespace
@@ -113,6 +133,7 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   VectorWords scanWords = caps.shaderInt64 ? kScanVectorWords : device.vectorWords();
   std::printf("  vector words:         %s in cumsum and demo; %s with Automatic\n",
               vectorWordsName(scanWords), vectorWordsName(device.vectorWords()));
+  if (caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) printCpuWorkers(device);
   std::printf("  limits:\n");
   printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
   printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");
