@@ -394,9 +394,9 @@ struct BufferBinding {
 // cannot be counted.
 struct CpuWorkerThreads {
   // Threads the implementation hands workgroups to: on lavapipe
-  // LP_NUM_THREADS (at most 32; with none, the submitting thread runs them),
-  // by default one per CPU this process may run on; on other CPU
-  // implementations one per such CPU.
+  // LP_NUM_THREADS (at most 32; 0 starts none and the submitting thread runs
+  // the workgroups, which counts as 1), by default one per CPU this process
+  // may run on; on other CPU implementations one per such CPU.
   uint32_t workers = 0;
   // How many of the workers run at once: at most the CPUs this process may
   // run on (its affinity mask, such as taskset's or a container's cpuset).
