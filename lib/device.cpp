@@ -206,6 +206,7 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   caps.storageBuffer16BitAccess = features11.storageBuffer16BitAccess;
   caps.bufferDeviceAddress = features12.bufferDeviceAddress;
   caps.maxStorageBufferRange = limits.maxStorageBufferRange;
+  caps.maxTexelBufferElements = limits.maxTexelBufferElements;
   caps.maxComputeSharedMemorySize = limits.maxComputeSharedMemorySize;
   caps.maxComputeWorkGroupInvocations = limits.maxComputeWorkGroupInvocations;
   for (int i = 0; i < 3; ++i) caps.maxComputeWorkGroupCount[i] = limits.maxComputeWorkGroupCount[i];
@@ -298,14 +299,18 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
   if (impl.capabilities.pushDescriptor) {
     // One layout for every pipeline: kernels that use device addresses
     // ignore set 0, and the layouts stay compatible.
-    VkDescriptorSetLayoutBinding bindings[3];
+    // Binding 3: the input's texel view, for the texel variants
+    // (PipelineKey::texelInput).
+    VkDescriptorSetLayoutBinding bindings[4];
     for (uint32_t i = 0; i < 3; ++i) {
       bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
+    bindings[3] = {3, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                   nullptr};
     auto setInfo = detail::vkStruct<VkDescriptorSetLayoutCreateInfo>(
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    setInfo.bindingCount = 3;
+    setInfo.bindingCount = 4;
     setInfo.pBindings = bindings;
     detail::check(
         impl.vk.vkCreateDescriptorSetLayout(impl.device, &setInfo, nullptr, &impl.setLayout),

@@ -20,13 +20,14 @@ uint32_t hostVisibleMemoryType(const VkPhysicalDeviceMemoryProperties& memory, u
 
 }  // namespace
 
-DeviceBuffer::DeviceBuffer(const Device::Impl& device, VkDeviceSize size)
+DeviceBuffer::DeviceBuffer(const Device::Impl& device, VkDeviceSize size,
+                           VkBufferUsageFlags extraUsage)
     : device_(device), size_(size == 0 ? 16 : size) {
   const VolkDeviceTable& vk = device.vk;
   auto info = vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   info.size = size_;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | extraUsage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   try {
     check(vk.vkCreateBuffer(device.device, &info, nullptr, &buffer_), "vkCreateBuffer");
@@ -41,6 +42,16 @@ DeviceBuffer::DeviceBuffer(const Device::Impl& device, VkDeviceSize size)
     check(vk.vkAllocateMemory(device.device, &allocate, nullptr, &memory_), "vkAllocateMemory");
     check(vk.vkBindBufferMemory(device.device, buffer_, memory_, 0), "vkBindBufferMemory");
     check(vk.vkMapMemory(device.device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+    uint64_t texels = size_ / 16;
+    if ((extraUsage & VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT) != 0 && texels > 0 &&
+        texels <= device.capabilities.maxTexelBufferElements) {
+      auto view = vkStruct<VkBufferViewCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
+      view.buffer = buffer_;
+      view.format = VK_FORMAT_R32G32B32A32_UINT;
+      view.range = texels * 16;
+      check(vk.vkCreateBufferView(device.device, &view, nullptr, &texelView_),
+            "vkCreateBufferView");
+    }
   } catch (...) {
     release();
     throw;
@@ -53,9 +64,11 @@ DeviceBuffer::~DeviceBuffer() {
 
 void DeviceBuffer::release() noexcept {
   const VolkDeviceTable& vk = device_.vk;
+  if (texelView_ != VK_NULL_HANDLE) vk.vkDestroyBufferView(device_.device, texelView_, nullptr);
   if (mapped_ != nullptr) vk.vkUnmapMemory(device_.device, memory_);
   if (buffer_ != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_.device, buffer_, nullptr);
   if (memory_ != VK_NULL_HANDLE) vk.vkFreeMemory(device_.device, memory_, nullptr);
+  texelView_ = VK_NULL_HANDLE;
   mapped_ = nullptr;
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;

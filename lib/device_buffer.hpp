@@ -8,9 +8,14 @@ namespace vkscan::detail {
 
 class DeviceBuffer {
  public:
-  // Throws VulkanError on a failed call (nothing is left allocated) and
-  // Unsupported when no host-visible memory type fits.
-  DeviceBuffer(const Device::Impl& device, VkDeviceSize size);
+  // Usable as a storage buffer, through its device address and by
+  // transfers, and in the ways `extraUsage` adds; with
+  // VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT it also owns a texel view of its
+  // whole 16-byte texels (BufferBinding::texelView), where the device's
+  // maxTexelBufferElements allows. Throws VulkanError on a failed call
+  // (nothing is left allocated) and Unsupported when no host-visible memory
+  // type fits.
+  DeviceBuffer(const Device::Impl& device, VkDeviceSize size, VkBufferUsageFlags extraUsage = 0);
   ~DeviceBuffer();
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -18,7 +23,8 @@ class DeviceBuffer {
   VkBuffer buffer() const noexcept { return buffer_; }
   VkDeviceSize size() const noexcept { return size_; }
   void* mapped() const noexcept { return mapped_; }
-  BufferBinding binding() const noexcept { return {buffer_, 0, size_}; }
+  VkBufferView texelView() const noexcept { return texelView_; }
+  BufferBinding binding() const noexcept { return {buffer_, 0, size_, texelView_}; }
 
  private:
   void release() noexcept;
@@ -28,6 +34,7 @@ class DeviceBuffer {
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   void* mapped_ = nullptr;
+  VkBufferView texelView_ = VK_NULL_HANDLE;
 };
 
 }  // namespace vkscan::detail

@@ -12,6 +12,7 @@ struct KernelEntry {
   DataType type;
   KernelVariant variant;
   bool storageBuffers;
+  bool texelInput;
   KernelBinary binary;
 };
 
@@ -22,7 +23,12 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers) {
+bool hasTexelInputKernels(DataType type, KernelVariant variant) {
+  return !variant.emulatedInt64 && !(variant.narrowWords && dataTypeSize(type) == 4);
+}
+
+KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers,
+                          bool texelInput) {
   // Only FLOAT16 is built packed: for every other type the plain blob is
   // already free of 16-bit storage. Only the 4-byte types are built narrow:
   // the others have no 64-bit words to narrow, or (FLOAT16) ran no faster.
@@ -36,7 +42,8 @@ KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, boo
     if (entry.stage == stage && entry.type == type &&
         entry.variant.emulatedInt64 == variant.emulatedInt64 &&
         entry.variant.packedHalves == packed && entry.variant.narrowWords == narrow &&
-        entry.variant.wordStores == wordStores && entry.storageBuffers == storageBuffers) {
+        entry.variant.wordStores == wordStores && entry.storageBuffers == storageBuffers &&
+        entry.texelInput == texelInput) {
       return entry.binary;
     }
   }
@@ -44,7 +51,8 @@ KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, boo
               dataTypeName(type) + (variant.emulatedInt64 ? " without Int64" : "") +
               (packed ? " with packed halves" : "") + (narrow ? " on 32-bit words" : "") +
               (wordStores ? " with 32-bit word stores" : "") +
-              (storageBuffers ? " on storage buffers" : ""));
+              (storageBuffers ? " on storage buffers" : "") +
+              (texelInput ? " reading texels" : ""));
 }
 
 }  // namespace vkscan::detail

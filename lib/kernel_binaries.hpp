@@ -37,7 +37,14 @@ struct KernelVariant {
 };
 
 // `storageBuffers`: the build that binds the tensors as storage buffers
-// (chunk stages only).
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers);
+// (chunk stages only); `texelInput`: of those, the build that loads the
+// input's units through its texel view (PipelineKey::texelInput), which
+// exists where hasTexelInputKernels().
+KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers,
+                          bool texelInput = false);
+
+// The variant's kernels for `type` move 32-byte units (with Int64, not on
+// narrow words), so storage-buffer stages have texel-input builds.
+bool hasTexelInputKernels(DataType type, KernelVariant variant);
 
 }  // namespace vkscan::detail

@@ -61,11 +61,18 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   op->device = impl_;
   op->desc = desc;
   op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
-  op->pipelines = impl_->pipelines->get(op->plan.dispatches, false);
-  bool lookback = std::any_of(
-      op->plan.dispatches.begin(), op->plan.dispatches.end(),
-      [](const detail::Dispatch& dispatch) { return detail::isLookback(dispatch.pipeline.stage); });
-  if (lookback) op->inPlacePipelines = impl_->pipelines->get(op->plan.dispatches, true);
+  const std::vector<detail::Dispatch>& dispatches = op->plan.dispatches;
+  op->pipelines = impl_->pipelines->get(dispatches, {});
+  bool lookback = std::any_of(dispatches.begin(), dispatches.end(), [](const auto& dispatch) {
+    return detail::isLookback(dispatch.pipeline.stage);
+  });
+  if (lookback) {
+    op->inPlacePipelines = impl_->pipelines->get(dispatches, {true, false}, &op->pipelines);
+  }
+  bool texels = impl_->tuning.texelInput &&
+                desc.input.totalBytes() / 16 <= caps.maxTexelBufferElements &&
+                std::any_of(dispatches.begin(), dispatches.end(), detail::readsInputTexels);
+  if (texels) op->texelPipelines = impl_->pipelines->get(dispatches, {false, true}, &op->pipelines);
   return Operator(std::move(op));
 }
 
@@ -117,9 +124,21 @@ void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
   bindings.scratch = {addressOf(device, scratch), scratch, op.plan.scratchBytes};
   bindings.storageBufferAlignment =
       std::max<uint64_t>(device.capabilities.minStorageBufferOffsetAlignment, 1);
-  bool inPlacePipelines = inPlace && !op.inPlacePipelines.empty();
-  detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan,
-                     inPlacePipelines ? op.inPlacePipelines : op.pipelines, bindings);
+  const std::vector<VkPipeline>* pipelines = &op.pipelines;
+  bool inPlaceLookback = inPlace && !op.inPlacePipelines.empty();
+  if (inPlaceLookback) pipelines = &op.inPlacePipelines;
+  // The texel view covers the input from its offset, where the storage
+  // binding must start too, as the kernels index both alike. In place, the
+  // look-back pass may read a tile that another invocation is overwriting
+  // (its fallback), which only its in-place pipeline orders; the other
+  // passes read each element before the invocation that reads it writes it.
+  if (input.texelView != VK_NULL_HANDLE && !inPlaceLookback && !op.texelPipelines.empty() &&
+      input.offset % bindings.storageBufferAlignment == 0) {
+    pipelines = &op.texelPipelines;
+    bindings.inputTexelView = input.texelView;
+  }
+  detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan, *pipelines,
+                     bindings);
 }
 
 }  // namespace vkscan

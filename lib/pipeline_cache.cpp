@@ -65,10 +65,14 @@ size_t PipelineCache::size() const {
   return pipelines_.size();
 }
 
-std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatches, bool inPlace) {
-  auto keyOf = [inPlace](const Dispatch& dispatch) {
+std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatches,
+                                           PipelineVariant variant,
+                                           const std::vector<VkPipeline>* plain) {
+  auto keyOf = [this, variant](const Dispatch& dispatch) {
     PipelineKey key = dispatch.pipeline;
-    key.inPlace = inPlace && isLookback(key.stage);
+    key.inPlace = variant.inPlace && isLookback(key.stage);
+    key.texelInput = variant.texelInput && readsInputTexels(dispatch) &&
+                     hasTexelInputKernels(key.type, variant_);
     return key;
   };
   std::lock_guard<std::mutex> lock(mutex_);
@@ -76,8 +80,13 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
   std::vector<VkPipeline> result;
   result.reserve(dispatches.size());
   std::vector<PipelineKey> missing;
-  for (const Dispatch& dispatch : dispatches) {
-    PipelineKey key = keyOf(dispatch);
+  for (size_t i = 0; i < dispatches.size(); ++i) {
+    PipelineKey key = keyOf(dispatches[i]);
+    // A dispatch the variant leaves as it is has its plain pipeline.
+    if (plain != nullptr && !key.inPlace && !key.texelInput) {
+      result.push_back((*plain)[i]);
+      continue;
+    }
     auto found = pipelines_.find(key);
     result.push_back(found == pipelines_.end() ? VK_NULL_HANDLE : found->second);
     if (found == pipelines_.end() &&
@@ -99,8 +108,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
   };
   try {
     for (size_t i = 0; i < missing.size(); ++i) {
-      KernelBinary binary =
-          kernelBinary(missing[i].stage, missing[i].type, variant_, missing[i].storageBuffers);
+      KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type, variant_,
+                                         missing[i].storageBuffers, missing[i].texelInput);
       modules[i] = createShaderModule(vk_, device_, binary.code, binary.words);
       data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
                  vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),

@@ -12,6 +12,15 @@
 
 namespace vkscan::detail {
 
+// The pipelines an Operator keeps beside its plain ones, chosen at record
+// time from the bindings: in place, the look-back stages' in-place variants
+// (PipelineKey::inPlace); with the input's texel view, the variants of the
+// stages that read the input through it (PipelineKey::texelInput).
+struct PipelineVariant {
+  bool inPlace = false;
+  bool texelInput = false;
+};
+
 class PipelineCache {
  public:
   // `layout` and `cache` must outlive this object; it does not own them.
@@ -23,11 +32,13 @@ class PipelineCache {
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
 
-  // The pipeline of each dispatch's key, in order; with `inPlace`, the
-  // in-place variants of the look-back stages (PipelineKey::inPlace). Missing
-  // ones are created in one batched vkCreateComputePipelines call; on failure
-  // nothing is kept and VulkanError is thrown.
-  std::vector<VkPipeline> get(const std::vector<Dispatch>& dispatches, bool inPlace);
+  // The pipeline of each dispatch's key, in order, in `variant`; `plain`, if
+  // given, holds the plain variant's, which dispatches the variant leaves
+  // unchanged take without a lookup. Missing ones are created in one batched
+  // vkCreateComputePipelines call; on failure nothing is kept and
+  // VulkanError is thrown.
+  std::vector<VkPipeline> get(const std::vector<Dispatch>& dispatches, PipelineVariant variant,
+                              const std::vector<VkPipeline>* plain = nullptr);
 
   size_t size() const;
 

@@ -748,7 +748,7 @@ auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.wideVectors,
                   k.partialNodes, k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.scalarLanes,
                   k.lookbackPolls, k.inPlace, k.touchAhead, k.rowsPerIteration, k.segmentLength,
-                  k.workgroupSize, k.storageBuffers);
+                  k.workgroupSize, k.storageBuffers, k.texelInput);
 }
 
 }  // namespace

@@ -115,6 +115,12 @@ struct PipelineKey {
   // Chunk stages: tensors bound as storage buffers (push descriptors), with
   // element offsets in the address fields, instead of device addresses.
   bool storageBuffers = false;
+  // Storage-buffer stages reading the operator's input: 32-byte units load
+  // through the input's uniform texel buffer view, bound as binding 3
+  // (BufferBinding::texelView; kernels/common.glsl VKSCAN_TEXEL_INPUT).
+  // Chosen at record time, when the bindings are known (Operator keeps both
+  // pipelines).
+  bool texelInput = false;
 
   bool operator==(const PipelineKey& other) const noexcept;
 };
@@ -145,6 +151,13 @@ struct Dispatch {
   uint32_t groupsX = 0;
   uint32_t groupsY = 0;
 };
+
+// The dispatch reads the operator's input through storage buffers, so its
+// texel variant (PipelineKey::texelInput) can load it through the input's
+// texel view instead.
+inline bool readsInputTexels(const Dispatch& dispatch) {
+  return dispatch.pipeline.storageBuffers && dispatch.in == BufferRole::Input;
+}
 
 struct PlanLimits {
   uint32_t subgroupSize = 32;

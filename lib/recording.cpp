@@ -55,7 +55,7 @@ void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer
                               dataTypeSize(accumulationType(dispatch.pipeline.type))};
   uint64_t elementOffsets[3] = {0, 0, 0};
   VkDescriptorBufferInfo infos[3];
-  VkWriteDescriptorSet writes[3];
+  VkWriteDescriptorSet writes[4];
   for (uint32_t i = 0; i < 3; ++i) {
     const ResolvedBinding* binding = roles[i] != nullptr ? roles[i] : &bindings.output;
     uint64_t lead = 0;
@@ -63,7 +63,17 @@ void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer
     if (roles[i] != nullptr) elementOffsets[i] = (lead + byteOffsets[i]) / elementSizes[i];
     writes[i] = storageBufferWrite(i, &infos[i]);
   }
-  vk.vkCmdPushDescriptorSetKHR(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 3, writes);
+  uint32_t writeCount = 3;
+  if (bindings.inputTexelView != VK_NULL_HANDLE && readsInputTexels(dispatch)) {
+    writes[3] = vkStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    writes[3].dstBinding = 3;
+    writes[3].descriptorCount = 1;
+    writes[3].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    writes[3].pTexelBufferView = &bindings.inputTexelView;
+    writeCount = 4;
+  }
+  vk.vkCmdPushDescriptorSetKHR(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, writeCount,
+                               writes);
   params.inAddr = elementOffsets[0];
   params.outAddr = elementOffsets[1];
   params.auxAddr = elementOffsets[2];

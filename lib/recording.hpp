@@ -23,11 +23,15 @@ struct ResolvedBindings {
   ResolvedBinding scratch;  // binding.buffer null when the plan needs none
   // VkPhysicalDeviceLimits::minStorageBufferOffsetAlignment.
   uint64_t storageBufferAlignment = 16;
+  // The input's texel view when `pipelines` are the texel variants
+  // (PipelineVariant::texelInput); else null.
+  VkBufferView inputTexelView = VK_NULL_HANDLE;
 };
 
 // Records `plan`'s dispatches with `pipelines[i]` for dispatch i. Dispatches
 // whose pipeline uses storage buffers get their bindings pushed to set 0 of
-// `layout` (VK_KHR_push_descriptor).
+// `layout` (VK_KHR_push_descriptor), with the input's texel view as binding
+// 3 where they read the input through it.
 void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipelineLayout layout,
                 const Plan& plan, const std::vector<VkPipeline>& pipelines,
                 const ResolvedBindings& bindings);

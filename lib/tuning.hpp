@@ -131,6 +131,12 @@ struct Tuning {
   // 32-bit stores, which stay one per element), [64, 50257] 0.50 to
   // 0.73-0.78; in the look-back pass, 50257 elements decreasing 0.33 to 0.50.
   bool chunkRealign;
+  // Storage-buffer dispatches read the input's 32-byte units through its
+  // uniform texel buffer view (BufferBinding::texelView) where the caller
+  // gives one: llvmpipe gathers texel fetches across lanes, where it loads
+  // storage buffers a lane and a component at a time (kernels/common.glsl
+  // VKSCAN_TEXEL_INPUT). A GPU loads storage buffers at full speed.
+  bool texelInput;
 };
 
 // `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU);
@@ -162,6 +168,7 @@ inline Tuning tuningFor(bool cpuLike, uint32_t subgroupSize, uint32_t maxWorkgro
   tuning.chunkTouchAheadStrideBytes = cpuLike ? 2048 : 0;
   tuning.chunkLaneGroups = cpuLike;
   tuning.chunkRealign = cpuLike;
+  tuning.texelInput = cpuLike;
   return tuning;
 }
 

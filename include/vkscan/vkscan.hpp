@@ -236,6 +236,8 @@ struct VKSCAN_API DeviceCapabilities {
   bool pushDescriptor = false;
 
   uint64_t maxStorageBufferRange = 0;
+  // Texels of 16 bytes a BufferBinding::texelView may span.
+  uint32_t maxTexelBufferElements = 0;
   uint32_t maxComputeSharedMemorySize = 0;
   uint32_t maxComputeWorkGroupInvocations = 0;
   uint32_t maxComputeWorkGroupCount[3] = {0, 0, 0};
@@ -380,10 +382,27 @@ struct ExternalDevice {
 // vkscan cannot know a buffer's size). Without shaderInt64 only the tensor's
 // own span is limited (kMaxTensorBytesWithoutInt64), not the buffer's size
 // or the offset: kernels receive full 64-bit addresses either way.
+//
+// texelView (optional, read for the input binding only): a uniform texel
+// buffer view of `buffer` from `offset`, format VK_FORMAT_R32G32B32A32_UINT,
+// whose range covers at least the tensor's bytes rounded down to 16 (or
+// VK_WHOLE_SIZE); the buffer then also needs
+// VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT. The caller owns it and keeps it
+// alive until the recorded work completes, like the buffer. On CPU
+// implementations of Vulkan, which gather texel fetches but load storage
+// buffers one lane at a time, the kernels read the input through it (several
+// times faster on lavapipe); elsewhere, in place where the plan takes a
+// single pass with look-back, where the tensor spans more than
+// maxTexelBufferElements texels, or where the storage binding
+// cannot start at `offset` (an offset not a multiple of
+// minStorageBufferOffsetAlignment), it is ignored. Results are the same bits
+// either way. vkscan cannot query a view, so a view that breaks this
+// contract gives wrong results, not an error.
 struct BufferBinding {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0;
   VkDeviceSize size = 0;
+  VkBufferView texelView = VK_NULL_HANDLE;
 };
 
 // The host threads a CPU implementation of Vulkan (device type CPU, such as

@@ -26,6 +26,7 @@ constexpr uint32_t kUniformAndStorageBuffer16BitAccess = 4434;
 constexpr uint32_t kStoragePushConstant16 = 4435;
 constexpr uint32_t kGroupNonUniformArithmetic = 63;
 constexpr uint32_t kGroupNonUniformClustered = 67;
+constexpr uint32_t kSampledBuffer = 46;
 
 std::set<uint32_t> capabilities(const KernelBinary& binary) {
   std::set<uint32_t> found;
@@ -237,4 +238,24 @@ TEST_CASE("kernels: word-stores kernels exist for every type but FLOAT64, FLOAT1
             kernelBinary(Stage::ChunkScan, type, with, true).code);
     }
   }
+}
+
+// The storage-buffer stages of every variant that moves 32-byte units have a
+// build reading the input through a uniform texel buffer: its own SPIR-V,
+// asking only SampledBuffer (which every Vulkan device has) beyond its
+// storage build.
+TEST_CASE("kernels: texel-input builds exist where units move, and add only SampledBuffer") {
+  forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    if (!kernel.storageBuffers) return;
+    bool exists = hasTexelInputKernels(kernel.type, kernel.variant);
+    CHECK(exists == (!kernel.variant.emulatedInt64 &&
+                     !(kernel.variant.narrowWords && isFourBytes(kernel.type))));
+    CHECK(caps.count(kSampledBuffer) == 0);
+    if (!exists) return;
+    KernelBinary texel = kernelBinary(kernel.stage, kernel.type, kernel.variant, true, true);
+    CHECK(texel.code != kernelBinary(kernel.stage, kernel.type, kernel.variant, true).code);
+    std::set<uint32_t> expected = caps;
+    expected.insert(kSampledBuffer);
+    CHECK(capabilities(texel) == expected);
+  });
 }

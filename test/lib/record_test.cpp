@@ -11,6 +11,8 @@
 #include "descriptors.hpp"
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
+#include "plan.hpp"
+#include "problem.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
 
@@ -248,12 +250,73 @@ TEST_CASE("record: in place, output bound to the input's range") {
   CHECK(device.validationMessageCount() == 0);
 }
 
+// The kernels read the input's units through its texel view where the
+// device gathers texels faster (a CPU device), so an input whose view shows
+// other bytes than its buffer is scanned as the view shows it; elsewhere,
+// and in place with a look-back pass, the view is ignored. Every shape here
+// loads its input in 32-byte units or 16-byte vectors of a 4-byte type only:
+// lines of whole nodes, along the axis or interleaved.
+TEST_CASE("record: an input's texel view is what CPU devices read, but in place look-back") {
+  Device& device = test::testDevice();
+  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  bool texels = impl.tuning.texelInput && impl.capabilities.pushDescriptor;
+  struct Shape {
+    DataType type;
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+  };
+  const Shape shapes[] = {{DataType::Float32, {65536}, 0},    {DataType::Int32, {1 << 20}, 0},
+                          {DataType::Float32, {64, 4096}, 1}, {DataType::UInt64, {512, 256}, 0},
+                          {DataType::Float16, {32, 8192}, 1}, {DataType::Float64, {40000}, 0},
+                          {DataType::Float32, {256, 260}, 0}, {DataType::Int32, {128, 4100}, 0}};
+  for (const Shape& shape : shapes) {
+    for (bool inPlace : {false, true}) {
+      CumulativeSummationDesc desc = test::packedDesc(shape.type, shape.sizes, shape.axis, false);
+      CAPTURE(dataTypeName(shape.type));
+      CAPTURE(desc.input.totalBytes());
+      CAPTURE(inPlace);
+      Operator op = device.createOperator(desc);
+      uint64_t bytes = desc.input.totalBytes();
+      uint64_t count = bytes / dataTypeSize(shape.type);
+      detail::DeviceBuffer buffer(impl, bytes);
+      detail::DeviceBuffer shown(impl, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+      detail::DeviceBuffer out(impl, bytes);
+      detail::DeviceBuffer scratch(impl, op.scratchSize());
+      std::vector<uint8_t> input = test::randomElements(shape.type, count, 3);
+      std::vector<uint8_t> viewed = test::randomElements(shape.type, count, 4);
+      std::memcpy(buffer.mapped(), input.data(), bytes);
+      std::memcpy(shown.mapped(), viewed.data(), bytes);
+      BufferBinding in = buffer.binding();
+      in.texelView = shown.texelView();
+      REQUIRE(in.texelView != VK_NULL_HANDLE);
+      OneShot shot(impl);
+      op.record(shot.commandBuffer(), in, inPlace ? in : out.binding(), scratch.binding());
+      shot.submitAndWait();
+      detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+      bool lookback =
+          std::any_of(plan.dispatches.begin(), plan.dispatches.end(),
+                      [](const auto& d) { return detail::isLookback(d.pipeline.stage); });
+      CAPTURE(lookback);
+      bool throughView = texels && !(inPlace && lookback);
+      std::vector<uint8_t> expected(bytes);
+      test::referenceCumsum(desc, throughView ? viewed : input, expected);
+      CHECK(std::memcmp(inPlace ? buffer.mapped() : out.mapped(), expected.data(), bytes) == 0);
+    }
+  }
+  CHECK(device.validationMessageCount() == 0);
+}
+
+// Operators on a CPU device also hold the texel variants of their dispatches
+// that read the input through storage buffers.
 TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
   Device device;
+  bool texels =
+      detail::DeviceAccess::impl(device).tuning.texelInput && device.capabilities().pushDescriptor;
+  size_t perKey = texels ? 2 : 1;
   CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {40, 40}, 1, false);
   Operator first = device.createOperator(desc);
   size_t afterFirst = device.cachedPipelineCount();
-  CHECK(afterFirst == first.dispatchCount());
+  CHECK(afterFirst == first.dispatchCount() * perKey);
   // Same stage, type and flags: rows of whole 32-byte units, as the first.
   desc.input.sizes = {7, 904};
   desc.output.sizes = desc.input.sizes;
@@ -261,7 +324,7 @@ TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
   CHECK(device.cachedPipelineCount() == afterFirst);
   desc.hasExclusiveSum = true;
   Operator third = device.createOperator(desc);
-  CHECK(device.cachedPipelineCount() == afterFirst + 1);
+  CHECK(device.cachedPipelineCount() == afterFirst + perKey);
 }
 
 // The look-back pass orders its outputs after its published totals only in
@@ -275,7 +338,8 @@ TEST_CASE("pipeline cache: a look-back operator holds its in-place pipeline too"
     return;
   }
   CHECK(op.dispatchCount() == 1);
-  CHECK(device.cachedPipelineCount() == 2);
+  // Its plain, in-place and texel pipelines.
+  CHECK(device.cachedPipelineCount() == 3);
 }
 
 // Whether a driver's cache saves any compiling is the driver's business

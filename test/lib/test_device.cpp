@@ -123,6 +123,10 @@ Device makeDevice(Profile profile) {
       tuning = detail::tuningFor(false, 4, 128, {});
       break;
     case Profile::ManyPasses:
+      // Also: the input through storage buffers where Native reads it
+      // through texel views (run() gives them), so that lavapipe's own plans
+      // run the storage-buffer loads too.
+      tuning.texelInput = false;
       tuning.chunkTargetInvocations = UINT64_MAX;
       tuning.wholeLineInvocations = UINT64_MAX;
       tuning.chunkSmallProblem = 0;

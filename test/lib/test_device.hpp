@@ -19,10 +19,12 @@ namespace vkscan::test {
 // but FLOAT64), GpuTuning moves 4-byte types as 32-bit words (Bits32), the
 // others as 64-bit ones.
 enum class Profile {
-  Native,           // lavapipe's own tuning: chunk kernels
+  Native,           // lavapipe's own tuning: chunk kernels, reading run()'s input through
+                    // its texel view where storage buffers hold it
   GpuTuning,        // as a 32-wide GPU: rows kernels with 256-wide workgroups
   SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows
-  ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion
+  ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion,
+                    // and the input through storage buffers, not texel views
   // Without shaderInt64 and 16-bit storage (DeviceOptions::disableInt64 and
   // disableFloat16): the emulated-int64 and packed-halves variants of the
   // chunk kernels on storage buffers (with look-back that never waits, as
