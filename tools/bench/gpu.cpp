@@ -105,12 +105,21 @@ void Gpu::createObjects() {
   layout.pSetLayouts = &setLayout_;
   check(vk.vkCreatePipelineLayout(impl_.device, &layout, nullptr, &descriptorLayout_),
         "vkCreatePipelineLayout");
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kMaxDescriptorSets};
+
+  bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  check(vk.vkCreateDescriptorSetLayout(impl_.device, &setLayout, nullptr, &texelSetLayout_),
+        "vkCreateDescriptorSetLayout");
+  layout.pSetLayouts = &texelSetLayout_;
+  check(vk.vkCreatePipelineLayout(impl_.device, &layout, nullptr, &texelLayout_),
+        "vkCreatePipelineLayout");
+  VkDescriptorPoolSize poolSizes[2] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kMaxDescriptorSets},
+      {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, kMaxDescriptorSets}};
   auto descriptorPool =
       vkStruct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
   descriptorPool.maxSets = kMaxDescriptorSets;
-  descriptorPool.poolSizeCount = 1;
-  descriptorPool.pPoolSizes = &poolSize;
+  descriptorPool.poolSizeCount = 2;
+  descriptorPool.pPoolSizes = poolSizes;
   check(vk.vkCreateDescriptorPool(impl_.device, &descriptorPool, nullptr, &descriptorPool_),
         "vkCreateDescriptorPool");
 }
@@ -129,6 +138,11 @@ void Gpu::destroyObjects() noexcept {
   if (setLayout_ != VK_NULL_HANDLE) {
     vk.vkDestroyDescriptorSetLayout(impl_.device, setLayout_, nullptr);
   }
+  if (texelLayout_ != VK_NULL_HANDLE)
+    vk.vkDestroyPipelineLayout(impl_.device, texelLayout_, nullptr);
+  if (texelSetLayout_ != VK_NULL_HANDLE) {
+    vk.vkDestroyDescriptorSetLayout(impl_.device, texelSetLayout_, nullptr);
+  }
   if (descriptorPool_ != VK_NULL_HANDLE) {
     vk.vkDestroyDescriptorPool(impl_.device, descriptorPool_, nullptr);
   }
@@ -143,7 +157,7 @@ VkDeviceAddress Gpu::address(const DeviceBuffer& buffer) const {
 }
 
 VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workgroupSize,
-                         bool descriptors, bool wholeTiles) {
+                         Bindings bindings, bool wholeTiles) {
   auto key = std::make_tuple(words, workgroupSize, wholeTiles);
   auto found = pipelines_.find(key);
   if (found != pipelines_.end()) return found->second;
@@ -154,20 +168,26 @@ VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workg
   VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
   VkPipeline pipeline =
       detail::createComputePipeline(impl_.vk, impl_.device, VK_NULL_HANDLE, words, wordCount,
-                                    descriptors ? descriptorLayout_ : layout_, &specialization);
+                                    layoutFor(bindings), &specialization);
   pipelines_.emplace(key, pipeline);
   return pipeline;
 }
 
-VkDescriptorSet Gpu::bufferPair(const DeviceBuffer& source, const DeviceBuffer& destination) {
-  const VolkDeviceTable& vk = impl_.vk;
+VkDescriptorSet Gpu::allocateSet(VkDescriptorSetLayout layout) {
   auto allocate =
       vkStruct<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
   allocate.descriptorPool = descriptorPool_;
   allocate.descriptorSetCount = 1;
-  allocate.pSetLayouts = &setLayout_;
+  allocate.pSetLayouts = &layout;
   VkDescriptorSet set = VK_NULL_HANDLE;
-  check(vk.vkAllocateDescriptorSets(impl_.device, &allocate, &set), "vkAllocateDescriptorSets");
+  check(impl_.vk.vkAllocateDescriptorSets(impl_.device, &allocate, &set),
+        "vkAllocateDescriptorSets");
+  return set;
+}
+
+VkDescriptorSet Gpu::bufferPair(const DeviceBuffer& source, const DeviceBuffer& destination) {
+  const VolkDeviceTable& vk = impl_.vk;
+  VkDescriptorSet set = allocateSet(setLayout_);
   VkDescriptorBufferInfo buffers[2] = {{source.buffer(), 0, VK_WHOLE_SIZE},
                                        {destination.buffer(), 0, VK_WHOLE_SIZE}};
   auto write = vkStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
@@ -180,16 +200,49 @@ VkDescriptorSet Gpu::bufferPair(const DeviceBuffer& source, const DeviceBuffer& 
   return set;
 }
 
+VkDescriptorSet Gpu::texelSourcePair(const DeviceBuffer& source, const DeviceBuffer& destination) {
+  const VolkDeviceTable& vk = impl_.vk;
+  VkBufferView view = source.texelView();
+  if (view == VK_NULL_HANDLE) throw Error("texelSourcePair: the source buffer has no texel view");
+  VkDescriptorSet set = allocateSet(texelSetLayout_);
+  VkDescriptorBufferInfo target{destination.buffer(), 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet writes[2];
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i] = vkStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+  }
+  writes[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  writes[0].pTexelBufferView = &view;
+  writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[1].pBufferInfo = &target;
+  vk.vkUpdateDescriptorSets(impl_.device, 2, writes, 0, nullptr);
+  return set;
+}
+
 void Gpu::releaseDescriptorSets() {
   check(impl_.vk.vkResetDescriptorPool(impl_.device, descriptorPool_, 0), "vkResetDescriptorPool");
 }
 
+VkPipelineLayout Gpu::layoutFor(Bindings bindings) const {
+  switch (bindings) {
+    case Bindings::StorageBuffers:
+      return descriptorLayout_;
+    case Bindings::TexelSource:
+      return texelLayout_;
+    case Bindings::Addresses:
+      break;
+  }
+  return layout_;
+}
+
 void Gpu::recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,
-                     const CopyDispatch& dispatch, VkDescriptorSet set) const {
+                     const CopyDispatch& dispatch, VkDescriptorSet set, Bindings bindings) const {
   CopyParams pushed = params;
   pushed.groupsX = dispatch.groupsX;
   pushed.firstGroup = dispatch.firstGroup;
-  VkPipelineLayout layout = set != VK_NULL_HANDLE ? descriptorLayout_ : layout_;
+  VkPipelineLayout layout = layoutFor(bindings);
   impl_.vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (set != VK_NULL_HANDLE) {
     impl_.vk.vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1,

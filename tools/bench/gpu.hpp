@@ -59,23 +59,31 @@ class Gpu {
   const VolkDeviceTable& vk() const { return impl_.vk; }
   VkDeviceAddress address(const DeviceBuffer& buffer) const;
 
+  // How a kernel of the benchmark reaches its buffers: device addresses in
+  // the push constants, two storage buffers in set 0 (bufferPair()), or a
+  // uniform texel buffer source and a storage buffer destination in set 0
+  // (texelSourcePair()).
+  enum class Bindings { Addresses, StorageBuffers, TexelSource };
   // A pipeline of one of the benchmark's kernels, created on first use.
-  // `descriptors`: the kernel reads two storage buffers from set 0 (see
-  // bufferPair()) instead of device addresses. `wholeTiles`: specialization
-  // constant 1 of copy.comp (every workgroup has a full tile).
+  // `wholeTiles`: specialization constant 1 of copy.comp (every workgroup
+  // has a full tile).
   VkPipeline pipeline(const uint32_t* words, size_t wordCount, uint32_t workgroupSize,
-                      bool descriptors = false, bool wholeTiles = false);
-
-  // A descriptor set binding `source` (binding 0) and `destination` (1),
-  // valid until releaseDescriptorSets().
+                      Bindings bindings = Bindings::Addresses, bool wholeTiles = false);
+  // A descriptor set binding `source` (binding 0) and `destination` (1) as
+  // storage buffers, valid until releaseDescriptorSets().
   VkDescriptorSet bufferPair(const DeviceBuffer& source, const DeviceBuffer& destination);
-  // Frees every set of bufferPair(); no pending command buffer may use them.
+  // The same with `source` seen as R32G32B32A32_UINT texels through its own
+  // texel view (DeviceBuffer::texelView(), which must not be null).
+  VkDescriptorSet texelSourcePair(const DeviceBuffer& source, const DeviceBuffer& destination);
+  // Frees every set of bufferPair() and texelSourcePair(); no pending
+  // command buffer may use them.
   void releaseDescriptorSets();
-
   // Records one dispatch of the copy of `params.count` elements (copy.comp,
-  // see copyDispatches()); `set` for descriptor kernels.
+  // see copyDispatches()); `set` for the descriptor kernels, made for
+  // `bindings`.
   void recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const CopyParams& params,
-                  const CopyDispatch& dispatch, VkDescriptorSet set = VK_NULL_HANDLE) const;
+                  const CopyDispatch& dispatch, VkDescriptorSet set = VK_NULL_HANDLE,
+                  Bindings bindings = Bindings::Addresses) const;
   // Records the naive scan, one invocation per line.
   void recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const NaiveParams& params,
                    uint32_t workgroupSize) const;
@@ -96,6 +104,8 @@ class Gpu {
  private:
   friend class TimedCommands;
   void createObjects();
+  VkPipelineLayout layoutFor(Bindings bindings) const;
+  VkDescriptorSet allocateSet(VkDescriptorSetLayout layout);
   void destroyObjects() noexcept;
 
   Device::Impl& impl_;
@@ -105,6 +115,8 @@ class Gpu {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;  // push constants only
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout descriptorLayout_ = VK_NULL_HANDLE;  // set 0 + push constants
+  VkDescriptorSetLayout texelSetLayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout texelLayout_ = VK_NULL_HANDLE;  // set 0 (texel source) + push constants
   VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
   std::map<std::tuple<const uint32_t*, uint32_t, bool>, VkPipeline> pipelines_;
 };

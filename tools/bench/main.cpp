@@ -217,11 +217,19 @@ struct CopyKernel {
   size_t wordCount = 0;
   uint32_t kernelBytes = 0;    // bytes of the kernel's element
   uint32_t perInvocation = 0;  // elements per invocation
-  bool descriptors = false;    // storage buffers in a descriptor set, not device addresses
+  Gpu::Bindings bindings = Gpu::Bindings::Addresses;
   // A run of blocks per invocation (copy.comp BENCH_COPY_RUNS), the other
   // family: each case times the fastest of each family (runRoof()).
   bool runs = false;
 };
+
+// The roof's families: each case times the fastest of each.
+enum Family : size_t { kBlockFamily, kRunsFamily, kTexelFamily, kFamilies };
+
+Family familyOf(const CopyKernel& kernel) {
+  if (kernel.bindings == Gpu::Bindings::TexelSource) return kTexelFamily;
+  return kernel.runs ? kRunsFamily : kBlockFamily;
+}
 
 struct RoofChoice {
   CopyKernel kernel;
@@ -246,10 +254,11 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
                    const uint32_t* strided, size_t stridedWords, const uint32_t* ssboVec,
                    size_t ssboVecWords, const uint32_t* ssboStrided, size_t ssboStridedWords) {
     return std::vector<CopyKernel>{
-        {"bda vec16 " + type, vec, vecWords, bytes, 16, false},
-        {"bda strided4 " + type, strided, stridedWords, bytes, 4, false},
-        {"ssbo vec16 " + type, ssboVec, ssboVecWords, bytes, 16, true},
-        {"ssbo strided4 " + type, ssboStrided, ssboStridedWords, bytes, 4, true}};
+        {"bda vec16 " + type, vec, vecWords, bytes, 16, Gpu::Bindings::Addresses},
+        {"bda strided4 " + type, strided, stridedWords, bytes, 4, Gpu::Bindings::Addresses},
+        {"ssbo vec16 " + type, ssboVec, ssboVecWords, bytes, 16, Gpu::Bindings::StorageBuffers},
+        {"ssbo strided4 " + type, ssboStrided, ssboStridedWords, bytes, 4,
+         Gpu::Bindings::StorageBuffers}};
   };
   std::vector<CopyKernel> words = family(
       "u32", 4, s::spv_copy_vec16_b32, s::spv_copy_vec16_b32_words, s::spv_copy_strided4_b32,
@@ -270,7 +279,7 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
                       codeWords,
                       4,
                       16 * blocks,
-                      true,
+                      Gpu::Bindings::StorageBuffers,
                       true};
   };
   const std::vector<CopyKernel> runs = {
@@ -309,6 +318,19 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
   return kernels;
 }
 
+// Runs whose source is a uniform texel buffer of 16-byte texels, storing
+// 32-bit words or 32-byte units: the third family, as vkscan reads its input
+// through texel views where the device gathers texel fetches faster
+// (BufferBinding::texelView). Usable where the source spans at most
+// maxTexelBufferElements texels.
+std::vector<CopyKernel> texelCopyKernels() {
+  namespace s = spirv;
+  return {{"texel runs256 >u32", s::spv_copy_runs_texels_words_256,
+           s::spv_copy_runs_texels_words_256_words, 4, 16 * 256, Gpu::Bindings::TexelSource, true},
+          {"texel runs256 >u64x4", s::spv_copy_runs_texels_units_256,
+           s::spv_copy_runs_texels_units_256_words, 4, 16 * 256, Gpu::Bindings::TexelSource, true}};
+}
+
 // Records the roof's copy of `bytes` from `src` to `dst`.
 void recordRoof(Gpu& gpu, VkCommandBuffer commandBuffer, const RoofChoice& roof,
                 const DeviceBuffer& src, const DeviceBuffer& dst, uint64_t bytes) {
@@ -319,11 +341,13 @@ void recordRoof(Gpu& gpu, VkCommandBuffer commandBuffer, const RoofChoice& roof,
   // 2-byte elements may copy one padding element along.
   params.count = (bytes + roof.kernel.kernelBytes - 1) / roof.kernel.kernelBytes;
   uint64_t perGroup = uint64_t(roof.kernel.perInvocation) * roof.workgroupSize;
-  VkDescriptorSet set = roof.kernel.descriptors ? gpu.bufferPair(src, dst) : VK_NULL_HANDLE;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  if (roof.kernel.bindings == Gpu::Bindings::StorageBuffers) set = gpu.bufferPair(src, dst);
+  if (roof.kernel.bindings == Gpu::Bindings::TexelSource) set = gpu.texelSourcePair(src, dst);
   for (const CopyDispatch& dispatch : copyDispatches(params.count, perGroup)) {
     VkPipeline pipeline = gpu.pipeline(roof.kernel.words, roof.kernel.wordCount, roof.workgroupSize,
-                                       roof.kernel.descriptors, dispatch.wholeTiles);
-    gpu.recordCopy(commandBuffer, pipeline, params, dispatch, set);
+                                       roof.kernel.bindings, dispatch.wholeTiles);
+    gpu.recordCopy(commandBuffer, pipeline, params, dispatch, set, roof.kernel.bindings);
   }
 }
 
@@ -395,7 +419,8 @@ Timing timingFor(const Options& options, const Case& c) {
 }
 
 // The roof of one element size: the fastest candidate of each family (a
-// block per invocation, runs of blocks), both timed on every case's bytes.
+// block per invocation, runs of blocks, runs read through texels), each timed
+// on every case's bytes.
 using Roofs = std::map<uint32_t, std::vector<RoofChoice>>;
 
 Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Options& options,
@@ -403,7 +428,7 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
   const uint64_t bytes = options.quick ? (4u << 20) : (64u << 20);
   report.roofBytes = bytes;
   Device::Impl& impl = gpu.impl();
-  DeviceBuffer src(impl, bytes);
+  DeviceBuffer src(impl, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
   DeviceBuffer dst(impl, bytes);
   auto* fill = static_cast<uint32_t*>(src.mapped());
   for (uint64_t i = 0; i < bytes / 4; ++i) fill[i] = uint32_t(i * 2654435761u);
@@ -411,8 +436,12 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
   Roofs chosen;
   for (uint32_t elementBytes : elementSizes) {
     std::vector<RoofChoice> candidates;
-    for (const CopyKernel& kernel :
-         copyKernelsFor(elementBytes, impl.capabilities.storageBuffer16BitAccess)) {
+    std::vector<CopyKernel> kernels =
+        copyKernelsFor(elementBytes, impl.capabilities.storageBuffer16BitAccess);
+    if (src.texelView() != VK_NULL_HANDLE) {
+      for (const CopyKernel& kernel : texelCopyKernels()) kernels.push_back(kernel);
+    }
+    for (const CopyKernel& kernel : kernels) {
       for (uint32_t wg : kRoofWorkgroupSizes) candidates.push_back({kernel, wg});
     }
     std::vector<std::unique_ptr<TimedCommands>> commands;
@@ -436,14 +465,15 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
     timing.minimum = timing.maximum = options.quick ? 3 : 11;
     runRoundRobin(methods, timing);
     std::vector<double> gbps;
-    size_t best[2] = {candidates.size(), candidates.size()};  // per family
+    size_t best[kFamilies];
+    std::fill(best, best + kFamilies, candidates.size());
     for (size_t i = 0; i < methods.size(); ++i) {
       gbps.push_back(2.0 * double(bytes) / methods[i].medianGpu());
-      size_t& family = best[candidates[i].kernel.runs ? 1 : 0];
+      size_t& family = best[familyOf(candidates[i].kernel)];
       if (family == candidates.size() || gbps[i] > gbps[family]) family = i;
     }
     for (size_t i = 0; i < candidates.size(); ++i) {
-      bool champion = i == best[0] || i == best[1];
+      bool champion = i == best[familyOf(candidates[i].kernel)];
       report.roofVariants.push_back({candidates[i].kernel.name, candidates[i].workgroupSize,
                                      elementBytes, gbps[i], champion});
       if (champion) {
@@ -536,7 +566,8 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   result.scratchBytes = op.scratchSize();
   result.dispatches = op.dispatchCount();
 
-  DeviceBuffer in(impl, allocation);
+  // With a texel view, for vkscan's kernels and the texel family of copies.
+  DeviceBuffer in(impl, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
   std::memcpy(in.mapped(), input.data(), allocation);
   std::unique_ptr<DeviceBuffer> pristine, out, naiveOut, scratch;
   if (c.inPlace) {
@@ -545,7 +576,12 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   } else {
     out = std::make_unique<DeviceBuffer>(impl, allocation);
   }
-  const std::vector<RoofChoice>& roofChoices = roofs.at(uint32_t(dataTypeSize(c.type)));
+  std::vector<RoofChoice> roofChoices;
+  for (const RoofChoice& choice : roofs.at(uint32_t(dataTypeSize(c.type)))) {
+    if (familyOf(choice.kernel) != kTexelFamily || in.texelView() != VK_NULL_HANDLE) {
+      roofChoices.push_back(choice);
+    }
+  }
   std::vector<std::unique_ptr<DeviceBuffer>> roofOuts;
   for (size_t i = 0; i < roofChoices.size(); ++i) {
     roofOuts.push_back(std::make_unique<DeviceBuffer>(impl, allocation));
@@ -673,7 +709,7 @@ FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
   Gpu gpu(device);
   Device::Impl& impl = gpu.impl();
   uint64_t allocation = roundUp16(desc.input.totalBytes());
-  DeviceBuffer in(impl, allocation);
+  DeviceBuffer in(impl, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
   DeviceBuffer out(impl, allocation);
   std::memcpy(in.mapped(), input.data(), allocation);
   std::unique_ptr<DeviceBuffer> scratch;

@@ -44,8 +44,8 @@ std::string formatText(const Report& report) {
   if (!report.roofVariants.empty()) {
     out += format(
         "Roof candidates: compute copy of %s, GPU GB/s (bytes read + written); "
-        "* = fastest of its family\n(a block per invocation, or runs of blocks) for that "
-        "element size\n",
+        "* = fastest of its family\n(a block per invocation, runs of blocks, or runs read "
+        "through a uniform texel buffer) for that element size\n",
         bytesText(report.roofBytes).c_str());
     out += format("  %-24s %6s %6s %10s\n", "kernel", "elem", "wg", "GB/s");
     for (const RoofVariant& v : report.roofVariants) {

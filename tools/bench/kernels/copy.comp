@@ -18,6 +18,12 @@
 //   BENCH_DESCRIPTORS    storage buffers bound by a descriptor set (set 0:
 //                        binding 0 source, 1 destination) instead of the
 //                        device addresses in the push constants.
+//   RUN_TEXEL_LOADS      (runs only) the source is a uniform texel buffer of
+//                        R32G32B32A32_UINT texels, a 16-byte texelFetch per
+//                        uvec4: not a roof candidate but a figure for scale.
+//                        llvmpipe (Mesa 22.3) loads a storage buffer one lane
+//                        and one component at a time, each behind a bounds
+//                        branch, while it gathers texel fetches across lanes.
 // Specialization constant 1, kWholeTiles: the host promises every workgroup
 // a full tile, and the bounds-checked path is compiled out. llvmpipe runs
 // every path of a kernel under masks, taken or not, uniform branches
@@ -32,20 +38,27 @@ layout(push_constant, std430) uniform Push { CopyParams p; };
 layout(constant_id = 1) const bool kWholeTiles = false;
 
 #if defined(BENCH_DESCRIPTORS)
+#if defined(RUN_TEXEL_LOADS)
+layout(set = 0, binding = 0) uniform usamplerBuffer srcTexels;
+#define LOAD_ELEM(i) texelFetch(srcTexels, int((i) / 4u))[(i) % 4u]
+#else
 layout(set = 0, binding = 0, std430) readonly buffer SrcVec { VEC_T srcVec[]; };
 layout(set = 0, binding = 0, std430) readonly buffer SrcElem { ELEM_T srcElem[]; };
+#define LOAD_VEC(i) srcVec[i]
+#define LOAD_ELEM(i) srcElem[i]
+#endif
 layout(set = 0, binding = 1, std430) writeonly buffer DstVec { VEC_T dstVec[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer DstElem { ELEM_T dstElem[]; };
 #if defined(BENCH_COPY_RUNS)
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#if !defined(RUN_TEXEL_LOADS)
 layout(set = 0, binding = 0, std430) readonly buffer SrcUnits { u64vec4 srcUnits[]; };
 layout(set = 0, binding = 0, std430) readonly buffer SrcWords { uvec4 srcWords[]; };
+#endif
 layout(set = 0, binding = 1, std430) writeonly buffer DstUnits { u64vec4 dstUnits[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer DstWords { uvec4 dstWords[]; };
 #endif
-#define LOAD_VEC(i) srcVec[i]
 #define STORE_VEC(i, value) dstVec[i] = (value)
-#define LOAD_ELEM(i) srcElem[i]
 #define STORE_ELEM(i, value) dstElem[i] = (value)
 #else
 layout(buffer_reference, scalar, buffer_reference_align = 16) buffer VecArray { VEC_T v[]; };
@@ -96,7 +109,9 @@ void main() {
   if (kWholeTiles || (group + 1u) * wg * RUN_BLOCKS * kBlockWords <= count) {
     [[dont_unroll]] for (uint b = firstBlock; b < firstBlock + RUN_BLOCKS; ++b) {
       uvec4 w[4];
-#if defined(RUN_WIDE_LOADS)
+#if defined(RUN_TEXEL_LOADS)
+      [[unroll]] for (uint q = 0u; q < 4u; ++q) w[q] = texelFetch(srcTexels, int(b * 4u + q));
+#elif defined(RUN_WIDE_LOADS)
       [[unroll]] for (uint u = 0u; u < 2u; ++u) {
         u64vec4 unit = srcUnits[b * 2u + u];
         w[2u * u] = uvec4(unpackUint2x32(unit.x), unpackUint2x32(unit.y));
