@@ -72,7 +72,12 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   bool texels = impl_->tuning.texelInput &&
                 desc.input.totalBytes() / 16 <= caps.maxTexelBufferElements &&
                 std::any_of(dispatches.begin(), dispatches.end(), detail::readsInputTexels);
-  if (texels) op->texelPipelines = impl_->pipelines->get(dispatches, {false, true}, &op->pipelines);
+  if (texels) {
+    op->texelPipelines = impl_->pipelines->get(dispatches, {false, true}, &op->pipelines);
+    // Kernel variants without texel builds (no Int64, narrow words) leave
+    // every pipeline plain: nothing to choose, and no view to bind.
+    if (op->texelPipelines == op->pipelines) op->texelPipelines.clear();
+  }
   return Operator(std::move(op));
 }
 

@@ -138,8 +138,9 @@ void Gpu::destroyObjects() noexcept {
   if (setLayout_ != VK_NULL_HANDLE) {
     vk.vkDestroyDescriptorSetLayout(impl_.device, setLayout_, nullptr);
   }
-  if (texelLayout_ != VK_NULL_HANDLE)
+  if (texelLayout_ != VK_NULL_HANDLE) {
     vk.vkDestroyPipelineLayout(impl_.device, texelLayout_, nullptr);
+  }
   if (texelSetLayout_ != VK_NULL_HANDLE) {
     vk.vkDestroyDescriptorSetLayout(impl_.device, texelSetLayout_, nullptr);
   }

@@ -218,8 +218,8 @@ struct CopyKernel {
   uint32_t kernelBytes = 0;    // bytes of the kernel's element
   uint32_t perInvocation = 0;  // elements per invocation
   Gpu::Bindings bindings = Gpu::Bindings::Addresses;
-  // A run of blocks per invocation (copy.comp BENCH_COPY_RUNS), the other
-  // family: each case times the fastest of each family (runRoof()).
+  // A run of blocks per invocation (copy.comp BENCH_COPY_RUNS): with storage
+  // buffers the second family, with a texel source the third (familyOf()).
   bool runs = false;
 };
 

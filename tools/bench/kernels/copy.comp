@@ -20,8 +20,9 @@
 //                        device addresses in the push constants.
 //   RUN_TEXEL_LOADS      (runs only) the source is a uniform texel buffer of
 //                        R32G32B32A32_UINT texels, a 16-byte texelFetch per
-//                        uvec4: not a roof candidate but a figure for scale.
-//                        llvmpipe (Mesa 22.3) loads a storage buffer one lane
+//                        uvec4: the roof's third family, as vkscan reads its
+//                        input so on CPU devices. llvmpipe (Mesa 22.3) loads
+//                        a storage buffer one lane
 //                        and one component at a time, each behind a bounds
 //                        branch, while it gathers texel fetches across lanes.
 // Specialization constant 1, kWholeTiles: the host promises every workgroup
