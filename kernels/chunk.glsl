@@ -771,7 +771,13 @@ LANE_T scanNodeValues(OFFSET_T k0, LANE_T x1, LANE_T v[NODE], out LANE_T outValu
 #endif
 
 #ifdef VKSCAN_INTERLEAVED
+// Tuning::chunkNodeBarriers. The host's promise: whole lines (one chunk a
+// line) and full workgroups, so that every invocation of a workgroup walks
+// the same nodes and meets each barrier in the same control flow.
+layout(constant_id = 16) const bool kNodeBarrier = false;
+
 void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
+  if (kNodeBarrier) barrier();
   LANE_T x1 = nodeCarry(walk, node);
   OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
   walk.touched += touchNodeAhead(task, k0, true);

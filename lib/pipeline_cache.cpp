@@ -25,9 +25,10 @@ struct SpecializationData {
   uint32_t segmentLength;
   VkBool32 wideVectors;
   VkBool32 scalarLanes;
+  VkBool32 nodeBarrier;
 };
 
-const std::array<VkSpecializationMapEntry, 16> kSpecializationEntries = {{
+const std::array<VkSpecializationMapEntry, 17> kSpecializationEntries = {{
     {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
     {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
     {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
@@ -44,6 +45,7 @@ const std::array<VkSpecializationMapEntry, 16> kSpecializationEntries = {{
     {13, offsetof(SpecializationData, segmentLength), sizeof(uint32_t)},
     {14, offsetof(SpecializationData, wideVectors), sizeof(VkBool32)},
     {15, offsetof(SpecializationData, scalarLanes), sizeof(VkBool32)},
+    {16, offsetof(SpecializationData, nodeBarrier), sizeof(VkBool32)},
 }};
 
 VkBool32 vkBool(bool value) {
@@ -118,7 +120,8 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
                  vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
                  vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
                  missing[i].rowsPerIteration,     missing[i].segmentLength,
-                 vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes)};
+                 vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes),
+                 vkBool(missing[i].nodeBarrier)};
       specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
                             kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
       infos[i] = computePipelineInfo(modules[i], layout_, &specializations[i]);

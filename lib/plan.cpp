@@ -449,6 +449,12 @@ class Planner {
     // 0.61-0.64 in two of 32, 0.59-0.62 in eight of 8.
     bool spread = onePass || (wholeLines && (!interleaved || leavesWorkersIdle(invocations)));
     uint32_t workgroup = chunkWorkgroup(invocations, spread);
+    uint32_t barrierWorkgroup =
+        interleaved && wholeLines && !spread && tuning_.chunkNodeBarriers && touchesAhead(p)
+            ? workerWorkgroup(invocations)
+            : 0;
+    bool nodeBarriers = barrierWorkgroup != 0;
+    if (nodeBarriers) workgroup = barrierWorkgroup;
     uint64_t groups = ceilDiv(invocations, workgroup);
     auto chunkDispatch = [&](Stage plain, Stage wide, BufferRole to, uint64_t toOffset) {
       Dispatch d = makeDispatch(interleaved ? wide : plain, p, in, inOffset, to, toOffset);
@@ -475,6 +481,7 @@ class Planner {
       return d;
     };
     Dispatch scan = chunkDispatch(Stage::ChunkScan, Stage::ChunkScanInterleaved, out, outOffset);
+    scan.pipeline.nodeBarrier = nodeBarriers;
     if (chunks == 1) {
       emit(scan, groups);
       return;
@@ -546,6 +553,25 @@ class Planner {
     }
     if (spread && invocations < tuning_.chunkTargetInvocations) return subgroupWorkgroup();
     return tuning_.chunkWorkgroupSize;
+  }
+
+  // Workgroups for node barriers (Tuning::chunkNodeBarriers): the widest, up
+  // to chunkWideWorkgroupSize, that come in a multiple of the workers, each a
+  // block of adjacent columns, and hold whole subgroups with no invocation
+  // idle (a barrier needs every invocation to meet it in the same control
+  // flow). 0 where none does, or the workers are unknown.
+  uint32_t workerWorkgroup(uint64_t invocations) const {
+    uint64_t workers = tuning_.cpuWorkers;
+    uint64_t subgroup = std::max<uint64_t>(limits_.subgroupSize, 1);
+    if (workers == 0) return 0;
+    for (uint64_t groups = workers; groups * subgroup <= invocations; groups += workers) {
+      uint64_t size = invocations / groups;
+      if (size > tuning_.chunkWideWorkgroupSize) continue;
+      if (size * groups == invocations && size % subgroup == 0) {
+        return static_cast<uint32_t>(size);
+      }
+    }
+    return 0;
   }
 
   // Whether workgroups of the usual size would be fewer than a CPU device's
@@ -747,8 +773,8 @@ namespace {
 auto tied(const PipelineKey& k) {
   return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.wideVectors,
                   k.partialNodes, k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.scalarLanes,
-                  k.lookbackPolls, k.inPlace, k.touchAhead, k.rowsPerIteration, k.segmentLength,
-                  k.workgroupSize, k.storageBuffers, k.texelInput);
+                  k.lookbackPolls, k.inPlace, k.touchAhead, k.rowsPerIteration, k.nodeBarrier,
+                  k.segmentLength, k.workgroupSize, k.storageBuffers, k.texelInput);
 }
 
 }  // namespace

@@ -107,6 +107,10 @@ struct PipelineKey {
   // loop, 1, or 2 where a chunk is a level-4 node (4096 nodes of 16 rows would
   // pass lavapipe's 65,535-iteration cap); 1, unused, everywhere else.
   uint32_t rowsPerIteration = 1;
+  // Interleaved chunk scan stage walking whole lines: the workgroup meets at
+  // a barrier after every node (Tuning::chunkNodeBarriers; kernels/chunk.glsl
+  // kNodeBarrier).
+  bool nodeBarrier = false;
   // Chunk scan stage: 0, or the dispatch walks one flat line made of
   // contiguous lines of this many elements (1 to 16), restarting the sums at
   // each (kernels/chunk.glsl kSegmentLength).

@@ -678,6 +678,38 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
   }
 }
 
+// Interleaved lines walked whole meet at a barrier after every node
+// (PipelineKey::nodeBarrier) where rows lie far apart, partial last nodes
+// included. Set here on every device, which a GPU's tuning leaves off.
+TEST_CASE("node barriers: whole interleaved lines, every type and mode") {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
+    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    impl.tuning.chunkNodeBarriers = true;
+    impl.tuning.chunkTouchAheadStrideBytes = 2048;
+    auto checkBarriers = [&](const CumulativeSummationDesc& desc) {
+      detail::Plan plan = planOn(impl, desc);
+      CHECK(plan.dispatches.back().pipeline.nodeBarrier);
+    };
+    // 96 groups of 16 columns (two workgroups of 48 on two lavapipe
+    // workers), 2 full nodes and one of 8 rows.
+    CumulativeSummationDesc partial = test::packedDesc(DataType::Float32, {40, 1536}, 0);
+    checkBarriers(partial);
+    checkAllModes(partial, 47, profile);
+    // Rows 16 KiB apart (texel reads on lavapipe), every type.
+    for (DataType type : kTypes) {
+      if (profile != test::Profile::Native && dataTypeSize(type) == 4) continue;
+      uint32_t columns = static_cast<uint32_t>(16384 / dataTypeSize(type));
+      CumulativeSummationDesc square = test::packedDesc(type, {33, columns}, 0);
+      checkBarriers(square);
+      square.hasExclusiveSum = true;
+      square.axisDirection = AxisDirection::Decreasing;
+      checkAgainstReference(square, true, 48, profile);
+    }
+  }
+}
+
 // Lines of up to 65536 elements are walked whole, one invocation each (a
 // chunk of shape 4: carries of four levels), where there are enough lines
 // to keep the device busy. The threshold is lowered here so that small

@@ -118,6 +118,11 @@ class Checker {
     // the touched words alive must never be set (it stores them).
     expect(!d.pipeline.touchAhead || isInterleaved(stage), "only interleaved walks touch ahead");
     expect((p.flags & VKSCAN_FLAG_NEVER_SET) == 0, "the never-set flag is clear");
+    // A workgroup barrier needs every invocation to meet it as often: whole
+    // lines, whose walks all have the same nodes (idle ones count them too).
+    expect(
+        !d.pipeline.nodeBarrier || (stage == Stage::ChunkScanInterleaved && p.chunksPerLine == 1),
+        "node barriers only in interleaved scans of whole lines");
   }
 
   void checkRows(const Dispatch& d, uint64_t groups) {

@@ -681,6 +681,55 @@ TEST_CASE("plan: every type interleaves four vectors of lines where they divide 
   }
 }
 
+TEST_CASE("plan: whole interleaved lines on CPU devices, a workgroup per worker, node barriers") {
+  auto scanOf = [](std::vector<uint32_t> sizes, const DeviceClass& device) {
+    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, 0), device);
+    REQUIRE(!plan.dispatches.empty());
+    return plan.dispatches.back();
+  };
+  const DeviceClass& lavapipe = kDevices[0];
+  // 256 groups of 16 columns: two workgroups of 128.
+  Dispatch square = scanOf({4096, 4096}, lavapipe);
+  CHECK(square.pipeline.stage == Stage::ChunkScanInterleaved);
+  CHECK(square.pipeline.nodeBarrier);
+  CHECK(square.pipeline.workgroupSize == 128);
+  CHECK(square.groupsX * square.groupsY == 2);
+  // 96 groups: two of 48.
+  Dispatch partial = scanOf({40, 1536}, lavapipe);
+  CHECK(partial.pipeline.nodeBarrier);
+  CHECK(partial.pipeline.workgroupSize == 48);
+  CHECK(partial.groupsX * partial.groupsY == 2);
+  // 1024 groups: past 256 a workgroup, four of 256.
+  Dispatch many = scanOf({4096, 16 * 1024}, lavapipe);
+  CHECK(many.pipeline.nodeBarrier);
+  CHECK(many.pipeline.workgroupSize == 256);
+  CHECK(many.groupsX * many.groupsY == 4);
+  // 100 groups make no full workgroups of whole subgroups in a multiple of
+  // the workers: no barriers, the usual workgroups.
+  Dispatch uneven = scanOf({40, 1600}, lavapipe);
+  CHECK(!uneven.pipeline.nodeBarrier);
+  CHECK(uneven.pipeline.workgroupSize == 32);
+  // Chunked lines (past a whole line's reach; their carry pass may walk
+  // whole lines) and few groups spread over the workers in subgroups keep
+  // their walks apart.
+  Plan chunked = planFor(vkscan::test::packedDesc(DataType::Float32, {65537, 1024}, 0), lavapipe);
+  REQUIRE(chunked.dispatches.size() >= 3);
+  CHECK(chunked.dispatches.front().pipeline.stage == Stage::ChunkReduceInterleaved);
+  CHECK(!chunked.dispatches.front().pipeline.nodeBarrier);
+  CHECK(!chunked.dispatches.back().pipeline.nodeBarrier);
+  CHECK(!scanOf({65536, 512}, lavapipe).pipeline.nodeBarrier);
+  // Rows close together (16 and 512 bytes apart) walk without them.
+  for (auto [sizes, axis] : std::vector<std::pair<std::vector<uint32_t>, uint32_t>>{
+           {{64, 65536, 4}, 1}, {{16384, 8, 128}, 1}, {{100, 128}, 0}}) {
+    Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, axis), lavapipe);
+    CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
+    CHECK(!plan.dispatches.back().pipeline.nodeBarrier);
+  }
+  for (const DeviceClass& device : kDevices) {
+    if (!device.cpuLike) CHECK(!scanOf({4096, 4096}, device).pipeline.nodeBarrier);
+  }
+}
+
 TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 KiB apart or more") {
   auto touches = [](DataType type, std::vector<uint32_t> sizes, uint32_t axis,
                     const DeviceClass& device) {
