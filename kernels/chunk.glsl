@@ -385,9 +385,8 @@ layout(constant_id = 11) const bool kTouchAhead = false;
 #ifdef VKSCAN_TEXEL_INPUT
 // Texel builds fetch rows through the sampler, and a touch is a storage load,
 // a lane at a time on llvmpipe: there the touches cost more than the misses
-// they start early. A/B on lavapipe, texel reads, [4096, 4096] along axis 0,
-// ratio to the copy roof: 0.29-0.31 with touches, 0.35 without; in
-// workgroups of 128, 0.33 and 0.55-0.57.
+// they start early. Measured on lavapipe, texel reads, [4096, 4096] along
+// axis 0, ratio to the copy roof: 0.29-0.31 with touches, 0.35 without.
 const bool kTouches = false;
 #else
 const bool kTouches = kTouchAhead;

@@ -138,17 +138,17 @@ struct Tuning {
   // VKSCAN_TEXEL_INPUT). A GPU loads storage buffers at full speed.
   bool texelInput;
   // Interleaved lines walked whole (one chunk a line) whose rows lie far
-  // apart (chunkTouchAheadStrideBytes) run one workgroup per
-  // worker, whose subgroups meet at a barrier after every node
-  // (PipelineKey::nodeBarrier): llvmpipe runs a workgroup's subgroups one
-  // after another on its worker and switches between them at barriers, so
-  // that each node's rows are read across the whole workgroup's columns
-  // before the next, where each subgroup otherwise walked its own columns
-  // down every row alone. Measured on lavapipe (AMD EPYC, 2 cores), texel
-  // reads, FLOAT32 [4096, 4096] along axis 0, ratio to the copy roof: 0.25-0.31
-  // in eight workgroups of 32, 0.36-0.54 in two of 128 with node barriers;
-  // rows close together lost ([64, 65536, 4] along axis 1 0.63 to 0.45).
-  // A GPU runs its subgroups side by side anyway.
+  // apart (chunkTouchAheadStrideBytes) run one workgroup per worker, whose
+  // subgroups meet at a barrier after every node (PipelineKey::nodeBarrier):
+  // llvmpipe runs a workgroup's subgroups one after another on its worker
+  // and switches between them at barriers, so each node's rows are read
+  // across the whole workgroup's columns before the next, where each
+  // subgroup otherwise walked its own columns down every row alone.
+  // Measured on lavapipe (AMD EPYC, 2 cores), texel reads, FLOAT32
+  // [4096, 4096] along axis 0, ratio to the copy roof: 0.25-0.35 in eight
+  // workgroups of 32, 0.38-0.55 in two of 128 with node barriers. Rows close
+  // together lost ([64, 65536, 4] along axis 1: 0.63 to 0.45). A GPU runs
+  // its subgroups side by side anyway.
   bool chunkNodeBarriers;
 };
 
