@@ -560,14 +560,16 @@ class Planner {
   // block of adjacent columns, and hold whole subgroups with no invocation
   // idle (a barrier needs every invocation to meet it in the same control
   // flow). 0 where none does, or the workers are unknown.
+  // createOperator() plans on every call, so the search runs over the
+  // sizes (at most chunkWideWorkgroupSize / subgroup of them), not over
+  // group counts, which grow with the tensor.
   uint32_t workerWorkgroup(uint64_t invocations) const {
     uint64_t workers = tuning_.cpuWorkers;
     uint64_t subgroup = std::max<uint64_t>(limits_.subgroupSize, 1);
     if (workers == 0) return 0;
-    for (uint64_t groups = workers; groups * subgroup <= invocations; groups += workers) {
-      uint64_t size = invocations / groups;
-      if (size > tuning_.chunkWideWorkgroupSize) continue;
-      if (size * groups == invocations && size % subgroup == 0) {
+    uint64_t widest = tuning_.chunkWideWorkgroupSize - tuning_.chunkWideWorkgroupSize % subgroup;
+    for (uint64_t size = widest; size >= subgroup; size -= subgroup) {
+      if (invocations % size == 0 && (invocations / size) % workers == 0) {
         return static_cast<uint32_t>(size);
       }
     }
