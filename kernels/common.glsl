@@ -10,10 +10,10 @@
 //   VKSCAN_NARROW_WORDS (4-byte types only): vectors move as 32-bit words,
 //     never as 64-bit ones or wide units, for devices where those are slower
 //     (DeviceOptions::vectorWords).
-//   VKSCAN_WORD_STORES (4-byte types, FLOAT16, INT64 and UINT64, with
-//     Int64): vectors load as 64-bit words and wide units, as in the default
-//     build, and store as 32-bit words (VectorWords::Load64Store32); INT64
-//     and UINT64 are summed as pairs of 32-bit words, as without Int64.
+//   VKSCAN_WORD_STORES (4-byte types, INT64 and UINT64, with Int64):
+//     vectors load as 64-bit words and wide units, as in the default build,
+//     and store as 32-bit words (VectorWords::Load64Store32); INT64 and
+//     UINT64 are summed as pairs of 32-bit words, as without Int64.
 //   VKSCAN_F16_PACKED (FLOAT16 only): for devices without 16-bit storage.
 //     Halves are read and written as the 32-bit words that hold them.
 //   VKSCAN_SSBO (chunk stages only): input, output and aux are storage
@@ -245,9 +245,9 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 #if defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE != 4
 #error VKSCAN_NARROW_WORDS is for 4-byte types only
 #endif
-#if defined(VKSCAN_WORD_STORES) && \
-    (defined(VKSCAN_TYPE_F64) || defined(VKSCAN_NO_INT64) || defined(VKSCAN_NARROW_WORDS))
-#error VKSCAN_WORD_STORES is for 2- and 4-byte types and 64-bit integers, with Int64
+#if defined(VKSCAN_WORD_STORES) && (defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_F16) || \
+                                    defined(VKSCAN_NO_INT64) || defined(VKSCAN_NARROW_WORDS))
+#error VKSCAN_WORD_STORES is for 4-byte types and 64-bit integers, with Int64
 #endif
 
 // Vectors of 2- and 4-byte types move as 64-bit words (VEC_STORE_T) where the

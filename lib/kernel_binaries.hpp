@@ -29,10 +29,9 @@ struct KernelVariant {
   // units (VectorWords::Bits32). Other types, and kernels without Int64
   // (always on 32-bit words), ignore it.
   bool narrowWords = false;
-  // 4-byte types, FLOAT16 (on 16-bit storage), INT64 and UINT64 (summed as
-  // pairs of 32-bit words) load as the default build and store 32-bit words
-  // (VectorWords::Load64Store32). FLOAT64, and kernels without Int64,
-  // ignore it.
+  // 4-byte types, INT64 and UINT64 (summed as pairs of 32-bit words) load as
+  // the default build and store 32-bit words (VectorWords::Load64Store32).
+  // FLOAT64, FLOAT16 and kernels without Int64 ignore it.
   bool wordStores = false;
 };
 

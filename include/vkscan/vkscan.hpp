@@ -262,10 +262,10 @@ struct PhysicalDeviceSummary {
 
 // Options for a headless device made by vkscan.
 // How kernels move vectors of 4-byte elements (FLOAT32, INT32, UINT32), and
-// with Load64Store32 also of FLOAT16, INT64 and UINT64 (then summed as pairs
-// of 32-bit words), through memory. Every choice gives the same bits; only
-// the speed differs, and only on CPU implementations (lavapipe accesses
-// memory one vector component at a time; GPUs load 16 bytes either way).
+// with Load64Store32 also of INT64 and UINT64 (then summed as pairs of 32-bit
+// words), through memory. Every choice gives the same bits; only the speed
+// differs, and only on CPU implementations (lavapipe accesses memory one
+// vector component at a time; GPUs load 16 bytes either way).
 enum class VectorWords {
   Automatic,      // chosen when the Device is made; see DeviceOptions::vectorWords
   Bits32,         // vectors of 32-bit words

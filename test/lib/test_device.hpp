@@ -16,8 +16,8 @@ namespace vkscan::test {
 // that one machine runs every kernel family and pass structure, and whose
 // features are masked so that it runs every kernel variant. Native loads
 // 64-bit words and stores 32-bit ones (VectorWords::Load64Store32: every type
-// but FLOAT64), GpuTuning moves 4-byte types as 32-bit words (Bits32), the
-// others as 64-bit ones.
+// but FLOAT64 and FLOAT16), GpuTuning moves 4-byte types as 32-bit words
+// (Bits32), the others as 64-bit ones.
 enum class Profile {
   Native,           // lavapipe's own tuning: chunk kernels, reading run()'s input through
                     // its texel view where storage buffers hold it

@@ -22,11 +22,10 @@ namespace {
 const std::vector<DataType> kTypes = {DataType::Float32, DataType::Float16, DataType::Int32,
                                       DataType::UInt32,  DataType::Int64,   DataType::UInt64,
                                       DataType::Float64};
-// The types DeviceOptions::vectorWords changes the kernels of (FLOAT16, INT64
-// and UINT64 with Load64Store32 only).
-const std::vector<DataType> kVectorWordsTypes = {DataType::Float32, DataType::Int32,
-                                                 DataType::UInt32,  DataType::Float16,
-                                                 DataType::Int64,   DataType::UInt64};
+// The types DeviceOptions::vectorWords changes the kernels of (INT64 and
+// UINT64 with Load64Store32 only).
+const std::vector<DataType> kVectorWordsTypes = {
+    DataType::Float32, DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64};
 
 std::string unsupportedMessage(const Device& device, const CumulativeSummationDesc& desc) {
   try {
