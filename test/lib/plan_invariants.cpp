@@ -119,10 +119,13 @@ class Checker {
     expect(!d.pipeline.touchAhead || isInterleaved(stage), "only interleaved walks touch ahead");
     expect((p.flags & VKSCAN_FLAG_NEVER_SET) == 0, "the never-set flag is clear");
     // A workgroup barrier needs every invocation to meet it as often: whole
-    // lines, whose walks all have the same nodes (idle ones count them too).
+    // lines, whose walks all have the same nodes, and no workgroup partly
+    // idle (chunk_scan.comp returns before the walk for idle invocations).
     expect(
         !d.pipeline.nodeBarrier || (stage == Stage::ChunkScanInterleaved && p.chunksPerLine == 1),
         "node barriers only in interleaved scans of whole lines");
+    expect(!d.pipeline.nodeBarrier || (lines * chunks) % wg == 0,
+           "node barriers only where no workgroup is partly idle");
   }
 
   void checkRows(const Dispatch& d, uint64_t groups) {
