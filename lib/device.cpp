@@ -333,6 +333,13 @@ void createPipelineCache(Device::Impl& impl) {
   variant.wordStores = impl.vectorWords == VectorWords::Load64Store32;
   impl.pipelines = std::make_unique<detail::PipelineCache>(
       impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout, variant);
+  impl.operators = std::make_unique<detail::OperatorCache>(impl.options.operatorCacheCapacity);
+}
+
+// The kept operators hold the Impl; without this it would outlive every
+// handle to it.
+void forgetOperators(Device::Impl* impl) noexcept {
+  if (impl != nullptr && impl->operators) impl->operators->clear();
 }
 
 // Pretends features are absent (DeviceOptions::disableInt64/Float64/Float16).
@@ -464,9 +471,17 @@ Device::Device(const ExternalDevice& external, const DeviceOptions& options)
   createPipelineCache(impl);
 }
 
-Device::~Device() = default;
+Device::~Device() {
+  forgetOperators(impl_.get());
+}
 Device::Device(Device&&) noexcept = default;
-Device& Device::operator=(Device&&) noexcept = default;
+Device& Device::operator=(Device&& other) noexcept {
+  if (this != &other) {
+    forgetOperators(impl_.get());
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
 
 const DeviceCapabilities& Device::capabilities() const noexcept {
   return impl_->capabilities;

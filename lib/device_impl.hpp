@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpu_threads.hpp"
+#include "operator_cache.hpp"
 #include "pipeline_cache.hpp"
 #include "plan.hpp"
 #include "vulkan_api.hpp"
@@ -53,6 +54,8 @@ struct Device::Impl {
   // storage-buffer chunk kernels' bindings, pushed with each dispatch.
   VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
   std::unique_ptr<detail::PipelineCache> pipelines;
+  // Cleared when the Device is destroyed (OperatorCache::clear()).
+  std::unique_ptr<detail::OperatorCache> operators;
   DeviceCapabilities capabilities;
   // Derived from the capabilities; vkscan's tests override it to run every
   // kernel family on one device.
@@ -79,6 +82,8 @@ namespace detail {
 // impl.vk) and tools (buffers, timestamps). Not part of the public API.
 struct DeviceAccess {
   static Device::Impl& impl(const Device& device) { return *device.impl_; }
+  // For tests of its lifetime.
+  static std::weak_ptr<Device::Impl> weakImpl(const Device& device) { return device.impl_; }
 };
 
 }  // namespace detail

@@ -49,6 +49,10 @@ void checkSpanWithoutInt64(const TensorDesc& tensor, const char* field,
 }  // namespace
 
 Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
+  detail::PlanLimits limits = impl_->planLimits();
+  if (auto kept = impl_->operators->find(desc, impl_->tuning, limits)) {
+    return Operator(std::move(kept));
+  }
   detail::Problem problem = detail::normalize(desc);
   const DeviceCapabilities& caps = impl_->capabilities;
   if (!caps.supports(desc.input.dataType)) {
@@ -60,7 +64,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   auto op = std::make_shared<Operator::Impl>();
   op->device = impl_;
   op->desc = desc;
-  op->plan = detail::makePlan(problem, impl_->planLimits(), impl_->tuning);
+  op->plan = detail::makePlan(problem, limits, impl_->tuning);
   const std::vector<detail::Dispatch>& dispatches = op->plan.dispatches;
   op->pipelines = impl_->pipelines->get(dispatches, {});
   bool lookback = std::any_of(dispatches.begin(), dispatches.end(), [](const auto& dispatch) {
@@ -78,6 +82,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
     // every pipeline plain: nothing to choose, and no view to bind.
     if (op->texelPipelines == op->pipelines) op->texelPipelines.clear();
   }
+  impl_->operators->insert(op, impl_->tuning, limits);
   return Operator(std::move(op));
 }
 

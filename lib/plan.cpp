@@ -785,6 +785,14 @@ bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
   return tied(*this) == tied(o);
 }
 
+bool PlanLimits::operator==(const PlanLimits& o) const noexcept {
+  return std::tie(subgroupSize, maxWorkgroupInvocations, maxWorkgroupCountX, maxWorkgroupCountY,
+                  pushDescriptor, maxStorageBufferRange, minStorageBufferOffsetAlignment) ==
+         std::tie(o.subgroupSize, o.maxWorkgroupInvocations, o.maxWorkgroupCountX,
+                  o.maxWorkgroupCountY, o.pushDescriptor, o.maxStorageBufferRange,
+                  o.minStorageBufferOffsetAlignment);
+}
+
 size_t PipelineKeyHash::operator()(const PipelineKey& key) const noexcept {
   // FNV-1a a field at a time: every field, so equal keys hash equal.
   uint64_t hash = 0xcbf29ce484222325u;

@@ -173,6 +173,10 @@ struct PlanLimits {
   bool pushDescriptor = false;
   uint64_t maxStorageBufferRange = 0;
   uint64_t minStorageBufferOffsetAlignment = 1;
+
+  // Every field (a new one must join the comparison in plan.cpp).
+  bool operator==(const PlanLimits& other) const noexcept;
+  bool operator!=(const PlanLimits& other) const noexcept { return !(*this == other); }
 };
 
 struct Plan {

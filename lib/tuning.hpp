@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 
 #include "cpu_threads.hpp"
 
@@ -151,6 +152,22 @@ struct Tuning {
   // its subgroups side by side anyway.
   bool chunkNodeBarriers;
 };
+
+// Every field (a new one must join the comparison).
+inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
+  auto tied = [](const Tuning& t) {
+    return std::tie(t.rowsForContiguousAxes, t.rowsWorkgroupSize, t.chunkWorkgroupSize,
+                    t.chunkWideWorkgroupInvocations, t.chunkWideWorkgroupSize,
+                    t.chunkTargetInvocations, t.wholeLineInvocations, t.wholeLineShortfall,
+                    t.chunkSmallProblem, t.chunkLookbackMaxElements, t.lookbackPolls, t.cpuWorkers,
+                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
+                    t.chunkNodeBarriers);
+  };
+  return tied(a) == tied(b);
+}
+inline bool operator!=(const Tuning& a, const Tuning& b) noexcept {
+  return !(a == b);
+}
 
 // `cpuLike`: the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU);
 // `cpuThreads`: the threads it runs workgroups on (zeros: unknown; GPUs

@@ -337,6 +337,14 @@ struct DeviceOptions {
   // Without shaderInt64 (absent, or disableInt64) kernels always move 32-bit
   // words, whatever is asked. Device::vectorWords() tells the outcome.
   VectorWords vectorWords = VectorWords::Automatic;
+  // Operators createOperator() keeps, by descriptor: asked again for a
+  // descriptor equal to a kept one's (same types, sizes, strides, axis,
+  // direction and exclusive flag), it returns that operator, skipping
+  // validation, planning and pipeline lookups. Past this many, the least
+  // recently used is dropped; each holds its plan (1-2 KB). 0 keeps
+  // none, so that every call plans afresh (its pipelines still come from
+  // the pipeline cache).
+  size_t operatorCacheCapacity = 256;
 };
 
 // An engine's own Vulkan objects, which it keeps owning. vkscan never
@@ -471,6 +479,8 @@ class VKSCAN_API Device {
 
   // Validates `desc` and returns an operator whose pipelines come from this
   // device's cache (created on first use of a pipeline key, then shared).
+  // For a descriptor equal to one it kept (DeviceOptions::
+  // operatorCacheCapacity), it returns that operator again, with no work.
   // Throws InvalidArgument naming the field at fault (rank 0 or > 8, axis out
   // of range, type/rank/sizes mismatch, output strides that overlap, sizes or
   // strides whose extent overflows, "input.sizes" for a problem past the

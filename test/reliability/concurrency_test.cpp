@@ -77,7 +77,11 @@ std::vector<uint8_t> recordAndSubmit(const Device& device, const CumulativeSumma
 }  // namespace
 
 TEST_CASE("concurrency: 8 threads create, record and submit overlapping operators") {
-  Device device(testDeviceOptions());
+  // Room for only a few of the operators, so that the threads also evict
+  // each other's from the operator cache while others hit it.
+  DeviceOptions options = testDeviceOptions();
+  options.operatorCacheCapacity = 4;
+  Device device(options);
   const DataType types[] = {DataType::Float32, DataType::Float32, DataType::Int32,
                             DataType::Float16, DataType::UInt64,  DataType::Float64};
   const int kThreads = 8;

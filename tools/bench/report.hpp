@@ -54,15 +54,23 @@ struct FirstUse {
   size_t cacheBytes = 0;        // pipelineCacheData() afterwards
 };
 
+struct RepeatTiming {
+  double medianNs = 0;
+  double meanNs = 0;
+  uint32_t calls = 0;
+};
+
 struct PipelineReport {
   std::string shape;
   uint32_t pipelines = 0;
-  FirstUse cold;                // empty Mesa disk cache, no VkPipelineCache data
-  FirstUse warmVkCache;         // empty Mesa disk cache, pipelineCacheData of `cold`
-  FirstUse warmDiskCache;       // Mesa disk cache filled by `cold`, no VkPipelineCache data
-  double cacheHitMedianNs = 0;  // createOperator again on the same Device
-  double cacheHitMeanNs = 0;
-  uint32_t cacheHitCalls = 0;
+  FirstUse cold;           // empty Mesa disk cache, no VkPipelineCache data
+  FirstUse warmVkCache;    // empty Mesa disk cache, pipelineCacheData of `cold`
+  FirstUse warmDiskCache;  // Mesa disk cache filled by `cold`, no VkPipelineCache data
+  // createOperator again on the same Device: with the operator cache, and
+  // without it (operatorCacheCapacity 0: planned again, pipelines from the
+  // pipeline cache).
+  RepeatTiming operatorHit;
+  RepeatTiming plannedHit;
   bool diskCacheDisabled = false;  // MESA_SHADER_CACHE_DISABLE was set
 };
 
