@@ -779,6 +779,12 @@ auto tied(const PipelineKey& k) {
                   k.segmentLength, k.workgroupSize, k.storageBuffers, k.texelInput);
 }
 
+auto tied(const PlanLimits& l) {
+  return std::tie(l.subgroupSize, l.maxWorkgroupInvocations, l.maxWorkgroupCountX,
+                  l.maxWorkgroupCountY, l.pushDescriptor, l.maxStorageBufferRange,
+                  l.minStorageBufferOffsetAlignment);
+}
+
 }  // namespace
 
 bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
@@ -786,11 +792,7 @@ bool PipelineKey::operator==(const PipelineKey& o) const noexcept {
 }
 
 bool PlanLimits::operator==(const PlanLimits& o) const noexcept {
-  return std::tie(subgroupSize, maxWorkgroupInvocations, maxWorkgroupCountX, maxWorkgroupCountY,
-                  pushDescriptor, maxStorageBufferRange, minStorageBufferOffsetAlignment) ==
-         std::tie(o.subgroupSize, o.maxWorkgroupInvocations, o.maxWorkgroupCountX,
-                  o.maxWorkgroupCountY, o.pushDescriptor, o.maxStorageBufferRange,
-                  o.minStorageBufferOffsetAlignment);
+  return tied(*this) == tied(o);
 }
 
 size_t PipelineKeyHash::operator()(const PipelineKey& key) const noexcept {

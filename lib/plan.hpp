@@ -174,7 +174,7 @@ struct PlanLimits {
   uint64_t maxStorageBufferRange = 0;
   uint64_t minStorageBufferOffsetAlignment = 1;
 
-  // Every field (a new one must join the comparison in plan.cpp).
+  // Every field (a new one must join tied() in plan.cpp).
   bool operator==(const PlanLimits& other) const noexcept;
   bool operator!=(const PlanLimits& other) const noexcept { return !(*this == other); }
 };
