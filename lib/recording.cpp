@@ -116,18 +116,6 @@ void clearScratch(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
 
 }  // namespace
 
-void recordWordCopy(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
-                    VkPipelineLayout layout, VkPipeline pipeline, VkBuffer source,
-                    VkBuffer destination, VkDeviceSize bytes, uint32_t groups) {
-  barrierBetweenPasses(vk, commandBuffer, false);
-  vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  VkDescriptorBufferInfo infos[2] = {{source, 0, bytes}, {destination, 0, bytes}};
-  VkWriteDescriptorSet writes[2] = {storageBufferWrite(0, &infos[0]),
-                                    storageBufferWrite(1, &infos[1])};
-  vk.vkCmdPushDescriptorSetKHR(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, writes);
-  vk.vkCmdDispatch(commandBuffer, groups, 1, 1);
-}
-
 void barrierComputeToHost(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer) {
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;

@@ -36,14 +36,6 @@ void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipe
                 const Plan& plan, const std::vector<VkPipeline>& pipelines,
                 const ResolvedBindings& bindings);
 
-// Records a copy of `bytes` from `source` to `destination` by `groups`
-// workgroups of `pipeline` (kernels/word_copy.comp), the buffers pushed as
-// storage buffers 0 and 1 of set 0 of `layout`, behind a barrier that orders
-// it after earlier compute work on them.
-void recordWordCopy(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
-                    VkPipelineLayout layout, VkPipeline pipeline, VkBuffer source,
-                    VkBuffer destination, VkDeviceSize bytes, uint32_t groups);
-
 // Makes compute writes visible to host reads after a fence wait.
 void barrierComputeToHost(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer);
 

@@ -44,9 +44,4 @@ uint64_t TensorDesc::totalBytes() const noexcept {
   return (spanBytes() + 3) & ~uint64_t{3};
 }
 
-bool DeviceCapabilities::supports(DataType type) const noexcept {
-  if (!bufferDeviceAddress) return false;
-  return type != DataType::Float64 || shaderFloat64;
-}
-
 }  // namespace vkscan

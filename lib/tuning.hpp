@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <tuple>
 
-#include "cpu_threads.hpp"
+#include "device/cpu_threads.hpp"
 
 namespace vkscan::detail {
 

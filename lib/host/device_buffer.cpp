@@ -1,4 +1,4 @@
-#include "device_buffer.hpp"
+#include "host/device_buffer.hpp"
 
 namespace vkscan::detail {
 namespace {

@@ -2,7 +2,7 @@
 // stages data through, and what tests and tools bind.
 #pragma once
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 
 namespace vkscan::detail {
 
@@ -24,7 +24,7 @@ class DeviceBuffer {
   VkDeviceSize size() const noexcept { return size_; }
   void* mapped() const noexcept { return mapped_; }
   VkBufferView texelView() const noexcept { return texelView_; }
-  BufferBinding binding() const noexcept { return {buffer_, 0, size_, texelView_}; }
+  BufferBinding binding() const noexcept { return {buffer_, 0, size_}; }
 
  private:
   void release() noexcept;

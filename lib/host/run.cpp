@@ -1,15 +1,16 @@
-// Device::run(): the synchronous convenience, built only on the public
-// record() contract plus staging buffers, a command buffer and a fence.
+// vkscan::run() (host.hpp): the synchronous convenience, built on the public
+// record() contract plus host-visible buffers, a command buffer and a fence.
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
+#include <vkscan/cpu_hints.hpp>
 
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/device_buffer.hpp"
+#include "host/submission.hpp"
 #include "problem.hpp"
 #include "recording.hpp"
-#include "submission.hpp"
 
 namespace vkscan {
 namespace {
@@ -41,11 +42,13 @@ void releaseFinishedRuns(Device::Impl& device) {
 
 }  // namespace
 
-void Device::run(const CumulativeSummationDesc& desc, const void* input, void* output) const {
-  Operator op = createOperator(desc);
+void run(const Device& device, const CumulativeSummationDesc& desc, const void* input,
+         void* output) {
+  Device::Impl& impl = Device::Access::impl(device);
+  Operator op = device.createOperator(desc);
   if (op.dispatchCount() == 0) return;
-  if (impl_->queue == VK_NULL_HANDLE) {
-    throw InvalidArgument("external.queue", "is null, so Device::run() cannot submit");
+  if (impl.queue == VK_NULL_HANDLE) {
+    throw InvalidArgument("external.queue", "is null, so run() cannot submit");
   }
   if (input == nullptr) throw InvalidArgument("input", "is a null pointer");
   if (output == nullptr) throw InvalidArgument("output", "is a null pointer");
@@ -55,7 +58,7 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
                           "is the input pointer (in place), but output.strides differ from "
                           "input.strides");
   }
-  releaseFinishedRuns(*impl_);
+  releaseFinishedRuns(impl);
   // The caller's memory ends with the last element; the device buffers are
   // padded to totalBytes(), and the padding is zeroed so that no kernel reads
   // stale bytes.
@@ -63,15 +66,15 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   uint64_t outBytes = desc.output.spanBytes();
 
   // Where the device reads faster through texels, the input comes with a
-  // texel view (BufferBinding::texelView).
+  // texel view (cpu_hints.hpp).
   VkBufferUsageFlags inUsage =
-      impl_->tuning.texelInput ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT : 0;
-  auto in = std::make_unique<detail::DeviceBuffer>(*impl_, desc.input.totalBytes(), inUsage);
+      impl.tuning.texelInput ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT : 0;
+  auto in = std::make_unique<detail::DeviceBuffer>(impl, desc.input.totalBytes(), inUsage);
   std::memcpy(in->mapped(), input, inBytes);
   std::memset(static_cast<char*>(in->mapped()) + inBytes, 0, in->size() - inBytes);
   std::unique_ptr<detail::DeviceBuffer> out;
   if (!inPlace) {
-    out = std::make_unique<detail::DeviceBuffer>(*impl_, desc.output.totalBytes());
+    out = std::make_unique<detail::DeviceBuffer>(impl, desc.output.totalBytes());
     // Bytes between strided elements, which the scan does not write, must
     // come back as the caller had them.
     if (desc.output.elementCount() * dataTypeSize(desc.output.dataType) != outBytes) {
@@ -80,15 +83,15 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
   }
   std::unique_ptr<detail::DeviceBuffer> scratch;
   if (op.scratchSize() > 0)
-    scratch = std::make_unique<detail::DeviceBuffer>(*impl_, op.scratchSize());
+    scratch = std::make_unique<detail::DeviceBuffer>(impl, op.scratchSize());
 
-  auto submission = std::make_unique<detail::Submission>(*impl_);
+  auto submission = std::make_unique<detail::Submission>(impl);
   submission->begin();
   BufferBinding outBinding = inPlace ? in->binding() : out->binding();
-  op.record(submission->commandBuffer(), in->binding(), outBinding,
-            scratch ? scratch->binding() : BufferBinding{});
-  detail::barrierComputeToHost(impl_->vk, submission->commandBuffer());
-  if (!submission->submitAndWait(*impl_, impl_->options.timeoutNs)) {
+  recordWithInputTexels(op, submission->commandBuffer(), in->binding(), in->texelView(), outBinding,
+                        scratch ? scratch->binding() : BufferBinding{});
+  detail::barrierComputeToHost(impl.vk, submission->commandBuffer());
+  if (!submission->submitAndWait(impl, impl.timeoutNs)) {
     // The GPU may still read and write these objects: the Device keeps them
     // until the fence signals instead of destroying them now.
     auto work = std::make_unique<AbandonedRun>();
@@ -97,12 +100,11 @@ void Device::run(const CumulativeSummationDesc& desc, const void* input, void* o
       if (*buffer) work->buffers.push_back(std::move(*buffer));
     }
     {
-      std::lock_guard<std::mutex> lock(impl_->abandonedMutex);
-      impl_->abandoned.push_back(std::move(work));
+      std::lock_guard<std::mutex> lock(impl.abandonedMutex);
+      impl.abandoned.push_back(std::move(work));
     }
-    throw VulkanError(
-        VK_TIMEOUT, "vkWaitForFences",
-        "the scan did not finish within " + std::to_string(impl_->options.timeoutNs) + " ns");
+    throw VulkanError(VK_TIMEOUT, "vkWaitForFences",
+                      "the scan did not finish within " + std::to_string(impl.timeoutNs) + " ns");
   }
   std::memcpy(output, inPlace ? in->mapped() : out->mapped(), outBytes);
 }

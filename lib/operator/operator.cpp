@@ -1,6 +1,7 @@
 #include <algorithm>
+#include <vkscan/cpu_hints.hpp>
 
-#include "operator_impl.hpp"
+#include "operator/operator_impl.hpp"
 #include "problem.hpp"
 #include "recording.hpp"
 
@@ -41,7 +42,7 @@ void checkSpanWithoutInt64(const TensorDesc& tensor, const char* field,
   if (bytes <= kMaxTensorBytesWithoutInt64) return;
   throw Unsupported(std::string(field) + ": the tensor spans " + std::to_string(bytes) +
                     " bytes; on " + caps.deviceName +
-                    ", without shaderInt64 (absent, or DeviceOptions::disableInt64), vkscan "
+                    ", without shaderInt64 (absent, or not enabled), vkscan "
                     "addresses at most " +
                     std::to_string(kMaxTensorBytesWithoutInt64) + " bytes (2^30) per tensor");
 }
@@ -55,7 +56,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   }
   detail::Problem problem = detail::normalize(desc);
   const DeviceCapabilities& caps = impl_->capabilities;
-  if (!caps.supports(desc.input.dataType)) {
+  if (!impl_->supports(desc.input.dataType)) {
     throw Unsupported(std::string("input.dataType: ") + dataTypeName(desc.input.dataType) +
                       " is not supported by " + caps.deviceName + " (FLOAT64 needs shaderFloat64)");
   }
@@ -78,7 +79,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
                 std::any_of(dispatches.begin(), dispatches.end(), detail::readsInputTexels);
   if (texels) {
     op->texelPipelines = impl_->pipelines->get(dispatches, {false, true}, &op->pipelines);
-    // Kernel variants without texel builds (no Int64, narrow words) leave
+    // Kernel variants without texel builds (no Int64) leave
     // every pipeline plain: nothing to choose, and no view to bind.
     if (op->texelPipelines == op->pipelines) op->texelPipelines.clear();
   }
@@ -100,10 +101,12 @@ uint32_t Operator::dispatchCount() const noexcept {
   return static_cast<uint32_t>(impl_->plan.dispatches.size());
 }
 
-void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
-                      const BufferBinding& output, const BufferBinding& scratch) const {
+namespace {
+
+void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
+                    const BufferBinding& input, VkBufferView inputTexelView,
+                    const BufferBinding& output, const BufferBinding& scratch) {
   if (commandBuffer == VK_NULL_HANDLE) throw InvalidArgument("commandBuffer", "is null");
-  const Impl& op = *impl_;
   if (op.plan.dispatches.empty()) return;
   uint64_t inBytes = op.desc.input.totalBytes();
   uint64_t outBytes = op.desc.output.totalBytes();
@@ -142,13 +145,38 @@ void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
   // look-back pass may read a tile that another invocation is overwriting
   // (its fallback), which only its in-place pipeline orders; the other
   // passes read each element before the invocation that reads it writes it.
-  if (input.texelView != VK_NULL_HANDLE && !inPlaceLookback && !op.texelPipelines.empty() &&
+  if (inputTexelView != VK_NULL_HANDLE && !inPlaceLookback && !op.texelPipelines.empty() &&
       input.offset % bindings.storageBufferAlignment == 0) {
     pipelines = &op.texelPipelines;
-    bindings.inputTexelView = input.texelView;
+    bindings.inputTexelView = inputTexelView;
   }
   detail::recordPlan(device.vk, commandBuffer, device.pipelineLayout, op.plan, *pipelines,
                      bindings);
+}
+
+}  // namespace
+
+void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
+                      const BufferBinding& output, const BufferBinding& scratch) const {
+  recordOperator(*impl_, commandBuffer, input, VK_NULL_HANDLE, output, scratch);
+}
+
+void recordWithInputTexels(const Operator& op, VkCommandBuffer commandBuffer,
+                           const BufferBinding& input, VkBufferView inputTexelView,
+                           const BufferBinding& output, const BufferBinding& scratch) {
+  recordOperator(Device::Access::impl(op), commandBuffer, input, inputTexelView, output, scratch);
+}
+
+std::string Operator::describe() const {
+  const Impl& op = *impl_;
+  const detail::Plan& plan = op.plan;
+  std::string text = std::to_string(plan.dispatches.size()) + " dispatch" +
+                     (plan.dispatches.size() == 1 ? "" : "es") + ", scratch " +
+                     std::to_string(plan.scratchBytes) + " bytes\n";
+  for (size_t i = 0; i < plan.dispatches.size(); ++i) {
+    text += "  " + detail::describeDispatch(plan.dispatches[i]) + "\n";
+  }
+  return text;
 }
 
 }  // namespace vkscan

@@ -1,13 +1,16 @@
-// Device internals shared by the layers above it (operators, run()).
+// Device internals shared by the layers above it (operators, the host
+// helpers), and the one way vkscan's own code and tests reach them.
 #pragma once
 
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
+#include <vkscan/host.hpp>
 
-#include "cpu_threads.hpp"
-#include "operator_cache.hpp"
+#include "device/cpu_threads.hpp"
+#include "device/vector_words.hpp"
+#include "operator/operator_cache.hpp"
 #include "pipeline_cache.hpp"
 #include "plan.hpp"
 #include "vulkan_api.hpp"
@@ -15,12 +18,12 @@
 namespace vkscan {
 namespace detail {
 
-// Work submitted by Device::run() whose wait timed out: the GPU may still
-// use its objects, so they live on until the work is finished.
+// Work submitted by run() whose wait timed out: the device may still use its
+// objects, so they live on until the work is finished.
 struct AbandonedWork {
   virtual ~AbandonedWork() = default;
-  // True once the GPU is done with the work (or the device is lost);
-  // `wait` blocks until then.
+  // True once the device is done with the work (or lost); `wait` blocks
+  // until then.
   virtual bool finished(bool wait) noexcept = 0;
 };
 
@@ -33,7 +36,8 @@ uint64_t processValidationMessageCount() noexcept;
 struct Device::Impl {
   ~Impl();
 
-  // Owned only when vkscan made them (headless); an engine's are borrowed.
+  // Owned only when vkscan made them (createDevice()); an engine's are
+  // borrowed.
   bool ownsInstance = false;
   bool ownsDevice = false;
   bool ownsPipelineCache = false;
@@ -62,10 +66,9 @@ struct Device::Impl {
   detail::Tuning tuning{};
   // What the tuning was derived from (zeros on a GPU).
   detail::CpuThreads cpuThreads;
-  DeviceOptions options;
-  // options.vectorWords resolved (lib/vector_words.hpp): Bits32, Bits64 or
-  // Load64Store32.
-  VectorWords vectorWords = VectorWords::Bits64;
+  detail::VectorWords vectorWords = detail::VectorWords::Bits64;
+  // run()'s bound on its wait (DeviceOptions::timeoutNs).
+  uint64_t timeoutNs = 60ull * 1000 * 1000 * 1000;
   std::atomic<uint64_t> validationMessages{0};
   bool validationEnabled = false;  // the layer is loaded and reports here
   bool synchronizationValidation = false;
@@ -73,18 +76,35 @@ struct Device::Impl {
   std::mutex abandonedMutex;
   std::vector<std::unique_ptr<detail::AbandonedWork>> abandoned;
 
+  bool supports(DataType type) const noexcept;
   detail::PlanLimits planLimits() const;
+};
+
+// vkscan's own code and tests reach a Device's internals through this
+// alone; it is not part of the public API.
+struct Device::Access {
+  static Device::Impl& impl(const Device& device) { return *device.impl_; }
+  static std::weak_ptr<Device::Impl> weakImpl(const Device& device) { return device.impl_; }
+  static Device wrap(std::shared_ptr<Device::Impl> impl) { return Device(std::move(impl)); }
+  static const Operator::Impl& impl(const Operator& op) { return *op.impl_; }
 };
 
 namespace detail {
 
-// The internals of a Device, for vkscan's own tests (fault injection patches
-// impl.vk) and tools (buffers, timestamps). Not part of the public API.
-struct DeviceAccess {
-  static Device::Impl& impl(const Device& device) { return *device.impl_; }
-  // For tests of its lifetime.
-  static std::weak_ptr<Device::Impl> weakImpl(const Device& device) { return device.impl_; }
-};
+// What a Device needs beyond its handles and capabilities: the function
+// table, the tuning, the vector words (unless `vectorWords` is set: vkscan's
+// tests force each form), the pipeline cache and layout, the caches.
+// `external`: an engine's pipeline cache, or VK_NULL_HANDLE to create one
+// from `cacheData`.
+void finishDeviceSetup(Device::Impl& impl, VkPipelineCache external,
+                       const std::vector<uint8_t>& cacheData, size_t operatorCacheCapacity,
+                       const VectorWords* vectorWords = nullptr);
+
+// The physical device's properties and features as vkscan uses them, with
+// every optional feature it has (callers clear what is not enabled).
+DeviceCapabilities queryCapabilities(VkPhysicalDevice physical);
+
+bool hasDeviceExtension(VkPhysicalDevice physical, const char* name);
 
 }  // namespace detail
 }  // namespace vkscan

@@ -1,4 +1,4 @@
-#include "cpu_threads.hpp"
+#include "device/cpu_threads.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,6 @@
-#include "operator_cache.hpp"
+#include "operator/operator_cache.hpp"
 
-#include "operator_impl.hpp"
+#include "operator/operator_impl.hpp"
 
 namespace vkscan::detail {
 namespace {

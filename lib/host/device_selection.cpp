@@ -1,4 +1,4 @@
-#include "device_selection.hpp"
+#include "host/device_selection.hpp"
 
 #include <cstdlib>
 

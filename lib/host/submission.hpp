@@ -2,7 +2,7 @@
 // Device::run() and the vector-words timing (vector_words.cpp) submit with.
 #pragma once
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 
 namespace vkscan::detail {
 

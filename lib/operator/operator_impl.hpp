@@ -1,12 +1,18 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 #include "plan.hpp"
 
 namespace vkscan {
+
+namespace detail {
+// One line of Operator::describe() (lib/operator/describe.cpp).
+std::string describeDispatch(const Dispatch& dispatch);
+}  // namespace detail
 
 struct Operator::Impl {
   std::shared_ptr<Device::Impl> device;
@@ -19,8 +25,8 @@ struct Operator::Impl {
   // Where the device reads inputs faster through texel views
   // (Tuning::texelInput) and the plan reads the input through storage
   // buffers: the same, with the texel variants of those dispatches
-  // (PipelineKey::texelInput), for an input bound with a texel view (not in
-  // place with a look-back pass); else empty.
+  // (PipelineKey::texelInput), for an input recorded with a texel view
+  // (cpu_hints.hpp; not in place with a look-back pass); else empty.
   std::vector<VkPipeline> texelPipelines;
 };
 
