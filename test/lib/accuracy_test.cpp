@@ -20,7 +20,7 @@ double worstErrorOverBound(const std::vector<float>& x) {
   CumulativeSummationDesc desc =
       test::packedDesc(DataType::Float32, {static_cast<uint32_t>(x.size())}, 0);
   std::vector<float> out(x.size());
-  test::testDevice().run(desc, x.data(), out.data());
+  run(test::testDevice(), desc, x.data(), out.data());
   double levels = std::ceil(std::log(static_cast<double>(x.size())) / std::log(16.0));
   double unitsOfRoundoff = 15.0 * std::max(levels, 1.0) + 1.0;
   double exact = 0.0;

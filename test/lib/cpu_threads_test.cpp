@@ -1,4 +1,4 @@
-#include "cpu_threads.hpp"
+#include "device/cpu_threads.hpp"
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 #include "test_device.hpp"
 
 namespace vkscan::detail {
@@ -109,9 +109,8 @@ TEST_CASE("cpu threads: the tuning keeps a subgroup per busy thread and blocks p
 TEST_CASE("cpu threads: a Device on lavapipe expects the worker threads lavapipe starts") {
   const uint32_t before = llvmpipeThreadsOfThisProcess();
   DeviceOptions options = test::testDeviceOptions();
-  options.vectorWords = VectorWords::Bits64;
-  Device device(options);
-  if (device.capabilities().driverID != VK_DRIVER_ID_MESA_LLVMPIPE) {
+  Device device = createDevice(options);
+  if (capabilities(device).driverID != VK_DRIVER_ID_MESA_LLVMPIPE) {
     MESSAGE("not lavapipe: nothing to compare");
     return;
   }
@@ -120,11 +119,16 @@ TEST_CASE("cpu threads: a Device on lavapipe expects the worker threads lavapipe
   CAPTURE(variable == nullptr ? "(unset)" : variable);
   CAPTURE(started);
   // No threads: the submitting thread runs the workgroups, one worker.
-  CHECK(DeviceAccess::impl(device).tuning.cpuWorkers == (started == 0 ? 1 : started));
-  // The public view (vkscan info prints it) is the one the plans use.
-  const CpuWorkerThreads reported = device.cpuWorkerThreads();
-  CHECK(reported.workers == DeviceAccess::impl(device).tuning.cpuWorkers);
-  CHECK(reported.concurrent == std::min(reported.workers, usableCpus()));
+  const Device::Impl& impl = Device::Access::impl(device);
+  CHECK(impl.tuning.cpuWorkers == (started == 0 ? 1 : started));
+  // The public view (describe(), which vkscan info prints) is the one the
+  // plans use.
+  CHECK(impl.cpuThreads.workers == impl.tuning.cpuWorkers);
+  CHECK(impl.cpuThreads.busy == std::min(impl.cpuThreads.workers, usableCpus()));
+  const std::string expected =
+      ", worker threads expected: " + std::to_string(impl.cpuThreads.workers) + " (" +
+      std::to_string(impl.cpuThreads.busy) + " at once)";
+  CHECK(describe(device).find(expected) != std::string::npos);
 }
 
 }  // namespace

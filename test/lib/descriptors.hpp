@@ -3,7 +3,7 @@
 
 #include <string>
 #include <vector>
-#include <vkscan/vkscan.hpp>
+#include <vkscan/host.hpp>
 
 namespace vkscan::test {
 

@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "descriptors.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/headless_device.hpp"
 #include "plan.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
@@ -166,7 +167,7 @@ TEST_CASE("every mode on rows, columns and short-line shapes") {
 // bits of one walk per line. 1000 lines of 3, 5, 10 or 15 end in a partial
 // node; 7 lines fit one invocation.
 TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocation") {
-  Device::Impl& native = detail::DeviceAccess::impl(test::testDevice(test::Profile::Native));
+  Device::Impl& native = Device::Access::impl(test::testDevice(test::Profile::Native));
   detail::Plan segmented = planOn(native, test::packedDesc(DataType::Float32, {1000, 3}, 1));
   REQUIRE(segmented.dispatches.size() == 1);
   CHECK(segmented.dispatches[0].pipeline.segmentLength == 3);
@@ -225,7 +226,7 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
 TEST_CASE("single pass with look-back: many tiles") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
@@ -259,7 +260,7 @@ TEST_CASE("single pass with look-back: each block of workgroups walks its lines 
   const Shape shapes[] = {
       {DataType::Float32, 8, 50256}, {DataType::Int32, 5, 61440}, {DataType::UInt64, 6, 40960}};
   for (test::Profile profile : test::testedProfiles({test::Profile::Native})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
@@ -339,7 +340,7 @@ TEST_CASE("single pass with look-back: in place, silent totals of overwritten ti
                                test::Profile::Emulated, test::Profile::EmulatedDeviceAddresses})) {
       std::string profileName = test::profileName(profile);
       CAPTURE(profileName);
-      Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+      Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
       // Whatever blocks of workgroups this host's workers would take.
       test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
       impl.tuning.cpuWorkers = 0;
@@ -368,7 +369,7 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses,
                              test::Profile::ManyPasses, test::Profile::Emulated})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     auto planned = [&](const CumulativeSummationDesc& desc) { return planOn(impl, desc); };
     for (DataType type : kTypes) {
       bool emulatedType =
@@ -407,7 +408,7 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
 TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, every type") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool chunkWalks =
         !impl.tuning.rowsForContiguousAxes &&
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
@@ -461,23 +462,22 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
       devices.push_back(named(profile));
     }
   }
-  DeviceOptions unitStores = test::testDeviceOptions();
-  unitStores.vectorWords = VectorWords::Bits64;
-  Device unitStoresDevice(unitStores);
+  const detail::VectorWords bits64 = detail::VectorWords::Bits64;
+  Device unitStoresDevice = detail::createDevice(test::testDeviceOptions(), &bits64);
   devices.push_back({unitStoresDevice, "storage buffers, Bits64"});
   // Lines of 3750 nodes, each walked whole by one invocation: a walk whose
   // node steps were loops would pass lavapipe's cap on loop iterations.
-  detail::DeviceAccess::impl(unitStoresDevice).tuning.wholeLineInvocations = 1;
+  Device::Access::impl(unitStoresDevice).tuning.wholeLineInvocations = 1;
   {
     CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {3, 60001}, 1);
-    detail::Plan plan = planOn(detail::DeviceAccess::impl(unitStoresDevice), desc);
+    detail::Plan plan = planOn(Device::Access::impl(unitStoresDevice), desc);
     const detail::Dispatch& scan = plan.dispatches.back();
     CHECK(scan.pipeline.stage == detail::Stage::ChunkScanRealigned);
     CHECK(scan.params.shape == 4);
     checkTypeModes(desc, 60, devices.back());
   }
   for (const NamedDevice& device : devices) {
-    Device::Impl& impl = detail::DeviceAccess::impl(device.device);
+    Device::Impl& impl = Device::Access::impl(device.device);
     for (DataType type : kTypes) {
       // One type per unit width (8, 16 and 4 elements) in every shape; the
       // others in the first, with 32-byte stores on storage buffers, as on
@@ -533,7 +533,7 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
 TEST_CASE("row units: interleaved rows of one vector, back to back, every type") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool chunkWalks =
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
     for (DataType type : kTypes) {
@@ -579,7 +579,7 @@ TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type"
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses,
                              test::Profile::ManyPasses, test::Profile::Emulated})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool everyShape = profile == test::Profile::Native || profile == test::Profile::DeviceAddresses;
     for (DataType type : kTypes) {
       CumulativeSummationDesc padded = test::packedDesc(type, {300, 64}, 0);
@@ -612,7 +612,7 @@ TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type"
 TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     for (DataType type : kTypes) {
       uint32_t vector = test::vectorElements(type);
       uint32_t lanes = 4 * vector;
@@ -640,7 +640,7 @@ TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type"
 TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkTouching = [&](const CumulativeSummationDesc& desc) {
@@ -684,7 +684,7 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
 TEST_CASE("node barriers: whole interleaved lines, every type and mode") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.chunkNodeBarriers = true;
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
@@ -717,7 +717,7 @@ TEST_CASE("node barriers: whole interleaved lines, every type and mode") {
 TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode") {
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.wholeLineInvocations = 0;
     auto checkWhole = [&](const CumulativeSummationDesc& desc) {
@@ -760,7 +760,7 @@ TEST_CASE("whole lines of up to 65536 elements in one pass, every type and mode"
 TEST_CASE("few interleaved whole lines in workgroups of a subgroup, every unit width") {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::Emulated})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.cpuWorkers = 2;
     impl.tuning.chunkWorkgroupSize = 32;
@@ -790,7 +790,7 @@ TEST_CASE("few interleaved whole lines in workgroups of a subgroup, every unit w
 TEST_CASE("whole lines of up to 2^20 elements: level-5 walks, every unit width") {
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::Emulated})) {
-    Device::Impl& impl = detail::DeviceAccess::impl(test::testDevice(profile));
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.wholeLineInvocations = 0;
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "descriptors.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 #include "test_device.hpp"
 
 using namespace vkscan;
@@ -25,7 +25,7 @@ bool sameOperator(const Operator& a, const Operator& b) {
 Device deviceKeeping(size_t capacity) {
   DeviceOptions options = test::testDeviceOptions();
   options.operatorCacheCapacity = capacity;
-  return Device(options);
+  return createDevice(options);
 }
 
 CumulativeSummationDesc baseDesc() {
@@ -86,7 +86,7 @@ TEST_CASE("operator cache: past its capacity the least recently used goes") {
   Operator firstB = device.createOperator(b);
   CHECK(sameOperator(device.createOperator(a), firstA));  // a is now the most recent
   Operator firstC = device.createOperator(c);             // b goes
-  CHECK(detail::DeviceAccess::impl(device).operators->size() == 2);
+  CHECK(Device::Access::impl(device).operators->size() == 2);
   CHECK(sameOperator(device.createOperator(a), firstA));
   CHECK(sameOperator(device.createOperator(c), firstC));
   CHECK_FALSE(sameOperator(device.createOperator(b), firstB));
@@ -98,14 +98,14 @@ TEST_CASE("operator cache: a capacity of 0 plans every call afresh") {
   Operator second = device.createOperator(baseDesc());
   CHECK_FALSE(sameOperator(first, second));
   CHECK(second.dispatchCount() == first.dispatchCount());
-  CHECK(detail::DeviceAccess::impl(device).operators->size() == 0);
+  CHECK(Device::Access::impl(device).operators->size() == 0);
 }
 
 // vkscan's tests change a device's tuning and limits to reach every kernel
 // family; a kept operator planned under others would hide that.
 TEST_CASE("operator cache: a change of tuning or limits plans again") {
   Device device = deviceKeeping(8);
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {1u << 20}, 0, false);
   Operator first = device.createOperator(desc);
   {
@@ -134,7 +134,7 @@ TEST_CASE("operator cache: destroying or replacing a Device frees it once its op
   std::weak_ptr<Device::Impl> destroyed;
   {
     Device device = deviceKeeping(4);
-    destroyed = detail::DeviceAccess::weakImpl(device);
+    destroyed = Device::Access::weakImpl(device);
     device.createOperator(baseDesc());
   }
   CHECK(destroyed.expired());
@@ -143,7 +143,7 @@ TEST_CASE("operator cache: destroying or replacing a Device frees it once its op
   std::unique_ptr<Operator> survivor;
   {
     Device device = deviceKeeping(4);
-    held = detail::DeviceAccess::weakImpl(device);
+    held = Device::Access::weakImpl(device);
     survivor = std::make_unique<Operator>(device.createOperator(baseDesc()));
   }
   CHECK_FALSE(held.expired());  // an Operator keeps its device alive
@@ -151,7 +151,7 @@ TEST_CASE("operator cache: destroying or replacing a Device frees it once its op
   CHECK(held.expired());
 
   Device replaced = deviceKeeping(4);
-  std::weak_ptr<Device::Impl> old = detail::DeviceAccess::weakImpl(replaced);
+  std::weak_ptr<Device::Impl> old = Device::Access::weakImpl(replaced);
   replaced.createOperator(baseDesc());
   replaced = deviceKeeping(4);
   CHECK(old.expired());

@@ -7,10 +7,12 @@
 #include <cstring>
 #include <memory>
 #include <vector>
+#include <vkscan/cpu_hints.hpp>
 
 #include "descriptors.hpp"
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/device_buffer.hpp"
+#include "host/headless_device.hpp"
 #include "plan.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
@@ -85,7 +87,7 @@ std::vector<uint8_t> expectedOf(const CumulativeSummationDesc& desc,
 // Two operators in one command buffer, the second reading the first's
 // output, every binding at an offset, scratch shared.
 void checkTwoOperatorsAtOffsets(Device& device) {
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   CumulativeSummationDesc first = test::packedDesc(DataType::Float32, {3, 50000}, 1, false);
   CumulativeSummationDesc second = test::packedDesc(DataType::Float32, {50000, 3}, 0, true);
   second.input.sizes = {3, 50000};
@@ -120,7 +122,7 @@ void checkTwoOperatorsAtOffsets(Device& device) {
   const auto* mapped = static_cast<const uint8_t*>(buffer.mapped());
   CHECK(std::memcmp(mapped + mid.offset, afterA.data(), bytes) == 0);
   CHECK(std::memcmp(mapped + out.offset, afterB.data(), bytes) == 0);
-  CHECK(device.validationMessageCount() == 0);
+  CHECK(validationMessageCount(device) == 0);
 }
 
 }  // namespace
@@ -136,8 +138,8 @@ TEST_CASE("record: two operators in one command buffer, at offsets, sharing scra
 // multiple of the real alignment is a valid offset.
 TEST_CASE("record: storage buffers bound below the tensors' offsets") {
   Device& device = test::testDevice();
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
-  if (!device.capabilities().pushDescriptor) {
+  Device::Impl& impl = Device::Access::impl(device);
+  if (!capabilities(device).pushDescriptor) {
     MESSAGE("skipped: the device has no VK_KHR_push_descriptor, so no storage-buffer kernels");
     return;
   }
@@ -150,9 +152,9 @@ TEST_CASE("record: storage buffers bound below the tensors' offsets") {
 // keeps device addresses: other pipelines, the same bits. A device of its
 // own, so that no other test has made those pipelines already.
 TEST_CASE("record: storage buffers only for tensors within maxStorageBufferRange") {
-  Device device(test::testDeviceOptions());
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
-  if (!device.capabilities().pushDescriptor) {
+  Device device = createDevice(test::testDeviceOptions());
+  Device::Impl& impl = Device::Access::impl(device);
+  if (!capabilities(device).pushDescriptor) {
     MESSAGE("skipped: the device has no VK_KHR_push_descriptor, so no storage-buffer kernels");
     return;
   }
@@ -160,19 +162,19 @@ TEST_CASE("record: storage buffers only for tensors within maxStorageBufferRange
   std::vector<uint8_t> input = test::randomElements(DataType::Float32, 150000, 8);
   std::vector<uint8_t> expected = expectedOf(desc, input);
   uint64_t saved = impl.capabilities.maxStorageBufferRange;
-  size_t before = device.cachedPipelineCount();
+  size_t before = test::pipelineCount(device);
   impl.capabilities.maxStorageBufferRange = 4096;
   std::vector<uint8_t> viaAddresses(expected.size());
-  device.run(desc, input.data(), viaAddresses.data());
-  size_t withAddresses = device.cachedPipelineCount();
+  run(device, desc, input.data(), viaAddresses.data());
+  size_t withAddresses = test::pipelineCount(device);
   impl.capabilities.maxStorageBufferRange = saved;
   std::vector<uint8_t> viaStorageBuffers(expected.size());
-  device.run(desc, input.data(), viaStorageBuffers.data());
+  run(device, desc, input.data(), viaStorageBuffers.data());
   CHECK(withAddresses > before);
-  CHECK(device.cachedPipelineCount() > withAddresses);
+  CHECK(test::pipelineCount(device) > withAddresses);
   CHECK(viaAddresses == expected);
   CHECK(viaStorageBuffers == expected);
-  CHECK(device.validationMessageCount() == 0);
+  CHECK(validationMessageCount(device) == 0);
 }
 
 // A binding at a 16-byte offset lies up to the alignment less 16 above where
@@ -182,9 +184,9 @@ TEST_CASE("record: storage buffers only for tensors within maxStorageBufferRange
 // takes device addresses (new pipelines). An alignment of 64 is pretended,
 // as above.
 TEST_CASE("record: storage buffers for tensors that fill the range from the largest lead") {
-  Device device(test::testDeviceOptions());
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
-  if (!device.capabilities().pushDescriptor) {
+  Device device = createDevice(test::testDeviceOptions());
+  Device::Impl& impl = Device::Access::impl(device);
+  if (!capabilities(device).pushDescriptor) {
     MESSAGE("skipped: the device has no VK_KHR_push_descriptor, so no storage-buffer kernels");
     return;
   }
@@ -199,7 +201,7 @@ TEST_CASE("record: storage buffers for tensors that fill the range from the larg
     impl.capabilities.minStorageBufferOffsetAlignment = alignment;
     impl.capabilities.maxStorageBufferRange = lead + bytes;
     Operator op = device.createOperator(desc);
-    size_t pipelines = device.cachedPipelineCount();
+    size_t pipelines = test::pipelineCount(device);
 
     uint64_t outOffset = lead + (bytes + alignment) / alignment * alignment;
     detail::DeviceBuffer buffer(impl, outOffset + bytes);
@@ -219,18 +221,18 @@ TEST_CASE("record: storage buffers for tensors that fill the range from the larg
 
     impl.capabilities.maxStorageBufferRange = saved.maxStorageBufferRange;
     device.createOperator(desc);
-    CHECK(device.cachedPipelineCount() == pipelines);
+    CHECK(test::pipelineCount(device) == pipelines);
     impl.capabilities.maxStorageBufferRange = lead + bytes - 1;
     device.createOperator(desc);
-    CHECK(device.cachedPipelineCount() > pipelines);
+    CHECK(test::pipelineCount(device) > pipelines);
     impl.capabilities = saved;
   }
-  CHECK(device.validationMessageCount() == 0);
+  CHECK(validationMessageCount(device) == 0);
 }
 
 TEST_CASE("record: in place, output bound to the input's range") {
   Device& device = test::testDevice();
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   for (DataType type : {DataType::Float16, DataType::Int64}) {
     CumulativeSummationDesc desc = test::packedDesc(type, {70001}, 0, true);
     Operator op = device.createOperator(desc);
@@ -247,7 +249,7 @@ TEST_CASE("record: in place, output bound to the input's range") {
     test::referenceCumsum(desc, input, expected);
     CHECK(std::memcmp(buffer.mapped(), expected.data(), bytes) == 0);
   }
-  CHECK(device.validationMessageCount() == 0);
+  CHECK(validationMessageCount(device) == 0);
 }
 
 // The kernels read the input's units through its texel view where the
@@ -258,7 +260,7 @@ TEST_CASE("record: in place, output bound to the input's range") {
 // lines of whole nodes, along the axis or interleaved.
 TEST_CASE("record: an input's texel view is what CPU devices read, but in place look-back") {
   Device& device = test::testDevice();
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   bool texels = impl.tuning.texelInput && impl.capabilities.pushDescriptor;
   struct Shape {
     DataType type;
@@ -287,10 +289,10 @@ TEST_CASE("record: an input's texel view is what CPU devices read, but in place 
       std::memcpy(buffer.mapped(), input.data(), bytes);
       std::memcpy(shown.mapped(), viewed.data(), bytes);
       BufferBinding in = buffer.binding();
-      in.texelView = shown.texelView();
-      REQUIRE(in.texelView != VK_NULL_HANDLE);
+      REQUIRE(shown.texelView() != VK_NULL_HANDLE);
       OneShot shot(impl);
-      op.record(shot.commandBuffer(), in, inPlace ? in : out.binding(), scratch.binding());
+      recordWithInputTexels(op, shot.commandBuffer(), in, shown.texelView(),
+                            inPlace ? in : out.binding(), scratch.binding());
       shot.submitAndWait();
       detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
       bool lookback =
@@ -303,27 +305,22 @@ TEST_CASE("record: an input's texel view is what CPU devices read, but in place 
       CHECK(std::memcmp(inPlace ? buffer.mapped() : out.mapped(), expected.data(), bytes) == 0);
     }
   }
-  CHECK(device.validationMessageCount() == 0);
+  CHECK(validationMessageCount(device) == 0);
 }
 
 // Whether a device's operators hold texel variants: on a CPU device with
-// push descriptors, where the kernels of `type` have texel builds, which the
-// 4-byte types lack on 32-bit words. The tests below fix the vector words
-// rather than leave them to Automatic, whose timing may pick Bits32 on a
-// loaded machine (it did once under ASan, and these counts were wrong).
+// push descriptors with Int64, where the kernels have texel builds. The tests
+// below run both vector-word forms, whose builds differ.
 namespace {
 
-bool holdsTexelVariants(const Device& device, DataType type) {
-  const Device::Impl& impl = detail::DeviceAccess::impl(device);
-  bool narrow = device.vectorWords() == VectorWords::Bits32 && dataTypeSize(type) == 4;
+bool holdsTexelVariants(const Device& device) {
+  const Device::Impl& impl = Device::Access::impl(device);
   return impl.tuning.texelInput && impl.capabilities.pushDescriptor &&
-         impl.capabilities.shaderInt64 && !narrow;
+         impl.capabilities.shaderInt64;
 }
 
-Device deviceOnWords(VectorWords words) {
-  DeviceOptions options = test::testDeviceOptions();
-  options.vectorWords = words;
-  return Device(options);
+Device deviceOnWords(detail::VectorWords words) {
+  return detail::createDevice(test::testDeviceOptions(), &words);
 }
 
 }  // namespace
@@ -331,23 +328,24 @@ Device deviceOnWords(VectorWords words) {
 // Operators on a CPU device also hold the texel variants of their dispatches
 // that read the input through storage buffers, where such builds exist.
 TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
-  for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32}) {
-    CAPTURE(vectorWordsName(words));
+  for (detail::VectorWords words :
+       {detail::VectorWords::Bits64, detail::VectorWords::Load64Store32}) {
+    CAPTURE(detail::vectorWordsName(words));
     Device device = deviceOnWords(words);
-    size_t perKey = holdsTexelVariants(device, DataType::Int32) ? 2 : 1;
+    size_t perKey = holdsTexelVariants(device) ? 2 : 1;
     CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {40, 40}, 1, false);
     Operator first = device.createOperator(desc);
-    size_t afterFirst = device.cachedPipelineCount();
+    size_t afterFirst = test::pipelineCount(device);
     CHECK(afterFirst == first.dispatchCount() * perKey);
     // Same stage, type and flags: rows of whole 32-byte units, as the first.
     desc.input.sizes = {7, 904};
     desc.output.sizes = desc.input.sizes;
     Operator second = device.createOperator(desc);
-    CHECK(device.cachedPipelineCount() == afterFirst);
+    CHECK(test::pipelineCount(device) == afterFirst);
     desc.hasExclusiveSum = true;
     Operator third = device.createOperator(desc);
-    CHECK(device.cachedPipelineCount() == afterFirst + perKey);
-    CHECK(device.validationMessageCount() == 0);
+    CHECK(test::pipelineCount(device) == afterFirst + perKey);
+    CHECK(validationMessageCount(device) == 0);
   }
 }
 
@@ -355,19 +353,19 @@ TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
 // place, with a second pipeline, made with the operator (nothing is
 // compiled at record time).
 TEST_CASE("pipeline cache: a look-back operator holds its in-place pipeline too") {
-  for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32}) {
-    CAPTURE(vectorWordsName(words));
+  for (detail::VectorWords words :
+       {detail::VectorWords::Bits64, detail::VectorWords::Load64Store32}) {
+    CAPTURE(detail::vectorWordsName(words));
     Device device = deviceOnWords(words);
     Operator op = device.createOperator(test::packedDesc(DataType::Float32, {40000}, 0, false));
-    if (device.capabilities().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    if (capabilities(device).deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
       MESSAGE("the look-back pass runs on CPU devices only");
       return;
     }
     CHECK(op.dispatchCount() == 1);
     // Its plain and in-place pipelines, and its texel one where that exists.
-    CHECK(device.cachedPipelineCount() ==
-          (holdsTexelVariants(device, DataType::Float32) ? 3u : 2u));
-    CHECK(device.validationMessageCount() == 0);
+    CHECK(test::pipelineCount(device) == (holdsTexelVariants(device) ? 3u : 2u));
+    CHECK(validationMessageCount(device) == 0);
   }
 }
 
@@ -377,9 +375,9 @@ TEST_CASE("pipeline cache: a look-back operator holds its in-place pipeline too"
 TEST_CASE("pipeline cache: saved data is a Vulkan cache that another device accepts") {
   std::vector<uint8_t> data;
   {
-    Device device;
+    Device device = createDevice();
     device.createOperator(test::packedDesc(DataType::Float32, {100}, 0, false));
-    data = device.pipelineCacheData();
+    data = pipelineCacheData(device);
   }
   // VkPipelineCacheHeaderVersionOne: header length, then version.
   REQUIRE(data.size() >= 32);
@@ -392,13 +390,13 @@ TEST_CASE("pipeline cache: saved data is a Vulkan cache that another device acce
   DeviceOptions options;
   options.pipelineCacheData = data;
   std::vector<float> output(100, -1.0f);
-  Device(options).run(desc, input.data(), output.data());
+  run(createDevice(options), desc, input.data(), output.data());
   CHECK(output[0] == 1.0f);
   CHECK(output[99] == 100.0f);
   DeviceOptions garbage;
   garbage.pipelineCacheData = {1, 2, 3, 4, 5, 6, 7, 8};
   output.assign(100, -1.0f);
-  Device(garbage).run(desc, input.data(), output.data());
+  run(createDevice(garbage), desc, input.data(), output.data());
   CHECK(output[0] == 1.0f);
   CHECK(output[99] == 100.0f);
 }
@@ -412,12 +410,12 @@ TEST_CASE("run() touches only the bytes the tensors span, not their padding to 4
   CHECK(desc.input.totalBytes() == 8);
   std::vector<uint16_t> input = {test::floatToHalf(1), test::floatToHalf(2), test::floatToHalf(3)};
   std::vector<uint16_t> output = {0, 0, 0, 0xabcd};
-  test::testDevice().run(desc, input.data(), output.data());
+  run(test::testDevice(), desc, input.data(), output.data());
   CHECK(output[2] == test::floatToHalf(6));
   CHECK(output[3] == 0xabcd);
   std::vector<uint16_t> inPlace = input;
   inPlace.push_back(0xabcd);
-  test::testDevice().run(desc, inPlace.data(), inPlace.data());
+  run(test::testDevice(), desc, inPlace.data(), inPlace.data());
   CHECK(inPlace[2] == test::floatToHalf(6));
   CHECK(inPlace[3] == 0xabcd);
 }
@@ -427,7 +425,7 @@ TEST_CASE("run() refuses null pointers and in place with different strides, by n
   std::vector<float> data(6, 1.0f), result(6, 0.0f);
   const auto fieldOf = [&](const CumulativeSummationDesc& d, const void* in, void* out) {
     try {
-      test::testDevice().run(d, in, out);
+      run(test::testDevice(), d, in, out);
     } catch (const InvalidArgument& error) {
       return error.field();
     }
@@ -456,18 +454,18 @@ TEST_CASE("a validated device outlives a later device made without validation") 
   // null vkDestroyDebugUtilsMessengerEXT.
   DeviceOptions validated;
   validated.enableValidation = true;
-  auto first = std::make_unique<Device>(validated);
-  auto second = std::make_unique<Device>();
+  auto first = std::make_unique<Device>(createDevice(validated));
+  auto second = std::make_unique<Device>(createDevice());
   std::vector<float> input(10, 1.0f), output(10);
   CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {10}, 0, false);
-  first->run(desc, input.data(), output.data());
+  run(*first, desc, input.data(), output.data());
   CHECK_NOTHROW(first.reset());
-  CHECK_NOTHROW(second->run(desc, input.data(), output.data()));
+  CHECK_NOTHROW(run(*second, desc, input.data(), output.data()));
 }
 
 TEST_CASE("engine device: vkscan wraps an engine's handles and leaves them to the engine") {
-  Device engine;  // stands in for the engine: it owns the instance and device
-  Device::Impl& owner = detail::DeviceAccess::impl(engine);
+  Device engine = createDevice();  // stands in for the engine: it owns the instance and device
+  Device::Impl& owner = Device::Access::impl(engine);
   auto cacheInfo =
       detail::vkStruct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
   VkPipelineCache engineCache = VK_NULL_HANDLE;
@@ -481,8 +479,8 @@ TEST_CASE("engine device: vkscan wraps an engine's handles and leaves them to th
   {
     Device wrapped(external);
     CHECK(wrapped.handle() == engine.handle());
-    CHECK(wrapped.capabilities().deviceName == engine.capabilities().deviceName);
-    wrapped.run(desc, input.data(), output.data());
+    CHECK(capabilities(wrapped).deviceName == capabilities(engine).deviceName);
+    run(wrapped, desc, input.data(), output.data());
     CHECK(output[999] == 2 * 999);
     CHECK(output[1000] == 0);
     // The engine's cache received the pipelines.
@@ -493,13 +491,13 @@ TEST_CASE("engine device: vkscan wraps an engine's handles and leaves them to th
   }
   // The wrapper is gone; the engine's device, queue and cache still work.
   std::fill(output.begin(), output.end(), -1);
-  engine.run(desc, input.data(), output.data());
+  run(engine, desc, input.data(), output.data());
   CHECK(output[2999] == 2 * 999);
   owner.vk.vkDestroyPipelineCache(owner.device, engineCache, nullptr);
 }
 
 TEST_CASE("engine device: null handles are rejected by name") {
-  Device engine;
+  Device engine = createDevice();
   ExternalDevice external;
   external.instance = engine.instance();
   external.physicalDevice = engine.physicalDevice();
@@ -514,7 +512,7 @@ TEST_CASE("engine device: null handles are rejected by name") {
   CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {4}, 0);
   std::vector<float> data(4, 1.0f);
   try {
-    withoutQueue.run(desc, data.data(), data.data());
+    run(withoutQueue, desc, data.data(), data.data());
     FAIL("ran without a queue");
   } catch (const InvalidArgument& error) {
     CHECK(error.field() == "external.queue");

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 #include <vector>
-#include <vkscan/vkscan.hpp>
+#include <vkscan/host.hpp>
 
 namespace vkscan::test {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/device_buffer.hpp"
 #include "test_device.hpp"
 
 using namespace vkscan;
@@ -127,7 +127,7 @@ TEST_CASE("accept: an empty tensor records nothing") {
 // Binding checks happen in record(); the command buffer must stay empty.
 TEST_CASE("reject: bad bindings, before recording anything") {
   Device& device = test::testDevice();
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   CumulativeSummationDesc desc = valid();
   desc.input.sizes = {1, 70000};  // long enough to need scratch
   desc.output.sizes = desc.input.sizes;
@@ -167,7 +167,7 @@ TEST_CASE("reject: bad bindings, before recording anything") {
 
 TEST_CASE("reject: in place with differing input and output strides") {
   Device& device = test::testDevice();
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   CumulativeSummationDesc desc = valid();
   desc.output.strides = {1, 2, 6};
   desc.input.strides = {12, 4, 1};
@@ -185,7 +185,7 @@ TEST_CASE("reject: in place with differing input and output strides") {
 TEST_CASE("reject: device options that select no device, by name") {
   const auto fieldOf = [](const DeviceOptions& options) {
     try {
-      Device device(options);
+      Device device = createDevice(options);
     } catch (const InvalidArgument& error) {
       return error.field();
     }

@@ -20,7 +20,7 @@ std::vector<float> scan(uint32_t axis, AxisDirection direction, bool exclusive) 
   desc.axisDirection = direction;
   desc.hasExclusiveSum = exclusive;
   std::vector<float> output(kInput.size(), -1.0f);
-  test::testDevice().run(desc, kInput.data(), output.data());
+  run(test::testDevice(), desc, kInput.data(), output.data());
   return output;
 }
 

@@ -11,7 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/headless_device.hpp"
 #include "reference.hpp"
 
 namespace vkscan::test {
@@ -96,13 +97,11 @@ Device makeDevice(Profile profile) {
   options.disableFloat16 = emulated || profile == Profile::PackedHalves;
   options.disablePushDescriptor =
       profile == Profile::DeviceAddresses || profile == Profile::EmulatedDeviceAddresses;
-  // Fixed, not Automatic, so that every build of the 4-byte types runs on
-  // every host, whichever this host's timing would choose.
-  options.vectorWords = profile == Profile::Native      ? VectorWords::Load64Store32
-                        : profile == Profile::GpuTuning ? VectorWords::Bits32
-                                                        : VectorWords::Bits64;
-  Device device(options);
-  detail::Tuning& tuning = detail::DeviceAccess::impl(device).tuning;
+  // Native keeps lavapipe's own choice (Load64Store32, the word-stores
+  // build); the others run the default build every GPU takes.
+  const detail::VectorWords bits64 = detail::VectorWords::Bits64;
+  Device device = detail::createDevice(options, profile == Profile::Native ? nullptr : &bits64);
+  detail::Tuning& tuning = Device::Access::impl(device).tuning;
   switch (profile) {
     case Profile::Native:
     case Profile::EmulatedDeviceAddresses:
@@ -155,8 +154,33 @@ void releaseTestDevices() {
   for (std::unique_ptr<Device>& device : devices) device.reset();
 }
 
+size_t pipelineCount(const Device& device) {
+  return Device::Access::impl(device).pipelines->size();
+}
+
 ExternalDevice externalDeviceOf(const Device& engine) {
+  // What a device from createDevice() enabled: every feature its
+  // capabilities show. Per thread, read by the Device constructor at once.
+  thread_local VkPhysicalDeviceVulkan12Features features12{};
+  thread_local VkPhysicalDeviceVulkan11Features features11{};
+  thread_local VkPhysicalDeviceFeatures2 features{};
+  thread_local const char* pushDescriptor = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+  const DeviceCapabilities& caps = capabilities(engine);
+  features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  features12.bufferDeviceAddress = caps.bufferDeviceAddress;
+  features12.shaderFloat16 = caps.shaderFloat16;
+  features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
+  features11.storageBuffer16BitAccess = caps.storageBuffer16BitAccess;
+  features = detail::vkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features11);
+  features.features.shaderInt64 = caps.shaderInt64;
+  features.features.shaderFloat64 = caps.shaderFloat64;
   ExternalDevice external;
+  external.enabledFeatures = &features;
+  external.enabledExtensionCount = caps.pushDescriptor ? 1 : 0;
+  external.enabledExtensionNames = &pushDescriptor;
   external.instance = engine.instance();
   external.physicalDevice = engine.physicalDevice();
   external.device = engine.handle();
@@ -170,12 +194,12 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& initialOutput, Device& device) {
   if (inPlace) {
     std::vector<uint8_t> buffer = input;
-    device.run(desc, buffer.data(), buffer.data());
+    run(device, desc, buffer.data(), buffer.data());
     return buffer;
   }
   std::vector<uint8_t> output = initialOutput;
   output.resize(desc.output.totalBytes());
-  device.run(desc, input.data(), output.data());
+  run(device, desc, input.data(), output.data());
   return output;
 }
 

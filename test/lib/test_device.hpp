@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
-#include <vkscan/vkscan.hpp>
+#include <vkscan/host.hpp>
 
 namespace vkscan::test {
 
@@ -15,9 +15,9 @@ namespace vkscan::test {
 // CPU-tuned plans. Each profile is a device whose tuning is overridden so
 // that one machine runs every kernel family and pass structure, and whose
 // features are masked so that it runs every kernel variant. Native loads
-// 64-bit words and stores 32-bit ones (VectorWords::Load64Store32: every type
-// but FLOAT64 and FLOAT16), GpuTuning moves 4-byte types as 32-bit words
-// (Bits32), the others as 64-bit ones.
+// 64-bit words and stores 32-bit ones (lavapipe's own Load64Store32: every
+// type but FLOAT64 and FLOAT16), the others move 64-bit words (Bits64, as
+// GPUs do).
 enum class Profile {
   Native,           // lavapipe's own tuning: chunk kernels, reading run()'s input through
                     // its texel view where storage buffers hold it
@@ -73,8 +73,12 @@ DeviceOptions testDeviceOptions();
 void releaseTestDevices();
 
 // The handles of `engine` as an engine would hand its own over to vkscan
-// (no pipeline cache, the system loader).
+// (no pipeline cache, the system loader), with the features and extensions
+// `engine` enabled. The feature chain lives until this thread's next call.
 ExternalDevice externalDeviceOf(const Device& engine);
+
+// Pipelines `device` has created so far (each a distinct key).
+size_t pipelineCount(const Device& device);
 
 // A test case's change to a shared test device (its tuning, a capability)
 // that lasts until the scope ends, however it ends: a failed REQUIRE or an

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/device_buffer.hpp"
 #include "reliability_util.hpp"
 #include "scan_params.h"
 
@@ -210,8 +210,8 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
   // recording places the same barriers either way.
   DeviceOptions options = testDeviceOptions();
   options.disablePushDescriptor = true;
-  Device device(options);
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device device = createDevice(options);
+  Device::Impl& impl = Device::Access::impl(device);
   original = impl.vk;
   hookedDevice = impl.device;
   detail::Tuning native = impl.tuning;

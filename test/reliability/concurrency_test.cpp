@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/device_buffer.hpp"
 #include "recording.hpp"
 #include "reliability_util.hpp"
 
@@ -25,7 +25,7 @@ namespace {
 // under the queue lock, as an engine sharing vkscan's queue would.
 std::vector<uint8_t> recordAndSubmit(const Device& device, const CumulativeSummationDesc& desc,
                                      const std::vector<uint8_t>& input) {
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   const VolkDeviceTable& vk = impl.vk;
   Operator op = device.createOperator(desc);
   detail::DeviceBuffer in(impl, desc.input.totalBytes());
@@ -81,7 +81,7 @@ TEST_CASE("concurrency: 8 threads create, record and submit overlapping operator
   // each other's from the operator cache while others hit it.
   DeviceOptions options = testDeviceOptions();
   options.operatorCacheCapacity = 4;
-  Device device(options);
+  Device device = createDevice(options);
   const DataType types[] = {DataType::Float32, DataType::Float32, DataType::Int32,
                             DataType::Float16, DataType::UInt64,  DataType::Float64};
   const int kThreads = 8;
@@ -108,7 +108,7 @@ TEST_CASE("concurrency: 8 threads create, record and submit overlapping operator
           std::vector<uint8_t> output;
           if (t % 2 == 0) {
             output.assign(desc.output.totalBytes(), 0);
-            device.run(desc, input.data(), output.data());
+            run(device, desc, input.data(), output.data());
           } else {
             output = recordAndSubmit(device, desc, input);
           }

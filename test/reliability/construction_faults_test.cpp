@@ -33,6 +33,9 @@ PFN_vkDestroyDescriptorSetLayout realDestroyDescriptorSetLayout = nullptr;
 PFN_vkGetPhysicalDeviceProperties realGetPhysicalDeviceProperties = nullptr;
 
 std::string failingFunction;
+// When not empty, a device function whose entry point vkGetDeviceProcAddr
+// hides (returns null for), as for an extension the engine did not enable.
+std::string hiddenFunction;
 // When not 0, the API version the physical device reports.
 uint32_t reportedApiVersion = 0;
 int livePipelineCaches = 0;
@@ -106,6 +109,7 @@ VKAPI_ATTR void VKAPI_CALL getPhysicalDeviceProperties(VkPhysicalDevice device,
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, const char* name) {
   PFN_vkVoidFunction real = systemGetDeviceProcAddr(device, name);
+  if (hiddenFunction == name) return nullptr;
   if (std::strcmp(name, "vkCreatePipelineCache") == 0) {
     realCreatePipelineCache = reinterpret_cast<PFN_vkCreatePipelineCache>(real);
     return reinterpret_cast<PFN_vkVoidFunction>(createPipelineCache);
@@ -163,20 +167,20 @@ ExternalDevice hookedExternal(const Device& engine) {
     bool found = systemGetInstanceProcAddr != nullptr;
     REQUIRE(found);
   }
+  // A headless Device enables VK_KHR_push_descriptor where it exists, and
+  // externalDeviceOf() says so; the wrapper then makes its descriptor set
+  // layout too.
   ExternalDevice external = externalDeviceOf(engine);
   external.getInstanceProcAddr = getInstanceProcAddr;
-  // A headless Device enables VK_KHR_push_descriptor where it exists; the
-  // wrapper then makes its descriptor set layout too.
-  external.pushDescriptorEnabled = engine.capabilities().pushDescriptor;
   return external;
 }
 
 }  // namespace
 
 TEST_CASE("construction faults: a failed Device leaves nothing on the engine's device") {
-  Device engine(testDeviceOptions());
+  Device engine = createDevice(testDeviceOptions());
   CumulativeSummationDesc desc = packedDesc(DataType::Float32, {3, 5000}, 1);
-  REQUIRE(engine.capabilities().pushDescriptor);  // lavapipe has it: all three objects are made
+  REQUIRE(capabilities(engine).pushDescriptor);  // lavapipe has it: all three objects are made
   for (const char* function :
        {"vkCreatePipelineCache", "vkCreateDescriptorSetLayout", "vkCreatePipelineLayout"}) {
     CAPTURE(std::string(function));
@@ -205,12 +209,12 @@ TEST_CASE("construction faults: a failed Device leaves nothing on the engine's d
     }
     checkNothingLive();
   }
-  CHECK(engine.validationMessageCount() == 0);
+  CHECK(validationMessageCount(engine) == 0);
 }
 
 TEST_CASE("construction faults: an engine's device below Vulkan 1.2 is refused before any object") {
   // Its Vulkan 1.2 features were queried, and objects made, as if it had them.
-  Device engine(testDeviceOptions());
+  Device engine = createDevice(testDeviceOptions());
   reportedApiVersion = VK_API_VERSION_1_1;
   createdObjects = 0;
   bool threw = false;
@@ -225,5 +229,36 @@ TEST_CASE("construction faults: an engine's device below Vulkan 1.2 is refused b
   CHECK(threw);
   CHECK(createdObjects == 0);
   checkNothingLive();
-  CHECK(engine.validationMessageCount() == 0);
+  CHECK(validationMessageCount(engine) == 0);
+}
+
+// An engine that claims VK_KHR_push_descriptor without its entry points
+// (vkGetDeviceProcAddr returns null) is refused when it is wrapped; recording
+// a storage-buffer dispatch would have called a null vkCmdPushDescriptorSetKHR.
+TEST_CASE("construction faults: a claimed extension without its entry points is refused") {
+  Device engine = createDevice(testDeviceOptions());
+  REQUIRE(capabilities(engine).pushDescriptor);
+  hiddenFunction = "vkCmdPushDescriptorSetKHR";
+  createdObjects = 0;
+  bool threw = false;
+  try {
+    Device wrapped(hookedExternal(engine));
+  } catch (const Unsupported& error) {
+    threw = true;
+    CHECK(std::string(error.what()).find("vkCmdPushDescriptorSetKHR") != std::string::npos);
+  }
+  hiddenFunction.clear();
+  CHECK(threw);
+  CHECK(createdObjects == 0);
+  checkNothingLive();
+  // Not claimed: the same device wraps, on device addresses.
+  ExternalDevice unclaimed = hookedExternal(engine);
+  unclaimed.enabledExtensionCount = 0;
+  {
+    Device wrapped(unclaimed);
+    CHECK_FALSE(capabilities(wrapped).pushDescriptor);
+    CHECK(runMatchesReference(wrapped, packedDesc(DataType::Float32, {3, 5000}, 1), 43));
+  }
+  checkNothingLive();
+  CHECK(validationMessageCount(engine) == 0);
 }

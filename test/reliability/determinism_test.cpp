@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 #include "plan.hpp"
 #include "problem.hpp"
 #include "reliability_util.hpp"
@@ -60,23 +60,23 @@ TEST_CASE("determinism: 20 runs, C and Fortran order, in place and not, every ty
         size_t size = dataTypeSize(type);
         std::vector<uint8_t> input = randomInput(c, 900 + axis);
         std::vector<uint8_t> first(c.output.totalBytes());
-        device.run(c, input.data(), first.data());
+        run(device, c, input.data(), first.data());
         CHECK(first == referenceOutput(c, input, first));
 
         std::vector<uint8_t> fortranInput = toFortran(input, rows, cols, size);
         fortranInput.resize(f.input.totalBytes());
         std::vector<uint8_t> fortranExpected = toFortran(first, rows, cols, size);
         fortranExpected.resize(f.output.totalBytes());
-        for (int run = 0; run < kRuns; ++run) {
-          CAPTURE(run);
+        for (int round = 0; round < kRuns; ++round) {
+          CAPTURE(round);
           std::vector<uint8_t> again(c.output.totalBytes());
-          device.run(c, input.data(), again.data());
+          run(device, c, input.data(), again.data());
           CHECK(again == first);
           std::vector<uint8_t> inPlace = input;
-          device.run(c, inPlace.data(), inPlace.data());
+          run(device, c, inPlace.data(), inPlace.data());
           CHECK(inPlace == first);
           std::vector<uint8_t> fortran(f.output.totalBytes());
-          device.run(f, fortranInput.data(), fortran.data());
+          run(device, f, fortranInput.data(), fortran.data());
           CHECK(fortran == fortranExpected);
           comparisons += 3;
         }
@@ -92,7 +92,7 @@ TEST_CASE("determinism: 20 runs, C and Fortran order, in place and not, every ty
 // Decreasing, the odd-length line is off vectors and walks realigned.
 TEST_CASE("determinism: 20 runs of the single pass with look-back, in place and not, every type") {
   const Device& device = testDevice();
-  const Device::Impl& impl = detail::DeviceAccess::impl(device);
+  const Device::Impl& impl = Device::Access::impl(device);
   int comparisons = 0;
   for (DataType type : kTypes) {
     for (bool exclusive : {false, true}) {
@@ -110,17 +110,17 @@ TEST_CASE("determinism: 20 runs of the single pass with look-back, in place and 
       std::vector<uint8_t> input = randomInput(desc, 950 + static_cast<uint64_t>(type));
       input.resize(span);
       std::vector<uint8_t> first(span);
-      device.run(desc, input.data(), first.data());
+      run(device, desc, input.data(), first.data());
       std::vector<uint8_t> expected = referenceOutput(desc, input, first);
       expected.resize(span);
       CHECK(first == expected);
-      for (int run = 0; run < kRuns; ++run) {
-        CAPTURE(run);
+      for (int round = 0; round < kRuns; ++round) {
+        CAPTURE(round);
         std::vector<uint8_t> again(span);
-        device.run(desc, input.data(), again.data());
+        run(device, desc, input.data(), again.data());
         CHECK(again == first);
         std::vector<uint8_t> inPlace = input;
-        device.run(desc, inPlace.data(), inPlace.data());
+        run(device, desc, inPlace.data(), inPlace.data());
         CHECK(inPlace == first);
         comparisons += 2;
       }
@@ -134,7 +134,7 @@ TEST_CASE("portability: the device runs at the subgroup size the environment ask
   // on lavapipe), so a run that silently ignored the variable cannot pass.
   const char* env = std::getenv("VKSCAN_EXPECT_SUBGROUP_SIZE");
   uint32_t expected = env == nullptr ? 0 : static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
-  uint32_t actual = testDevice().capabilities().subgroupSize;
+  uint32_t actual = capabilities(testDevice()).subgroupSize;
   MESSAGE("subgroup size " << actual);
   if (expected != 0) CHECK(actual == expected);
 }

@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 
 namespace vkscan::test {
 namespace {
@@ -256,7 +256,7 @@ const std::vector<std::string>& faultableFunctions() {
 }
 
 DeviceHooks::DeviceHooks(const Device& device) {
-  Device::Impl& impl = detail::DeviceAccess::impl(device);
+  Device::Impl& impl = Device::Access::impl(device);
   std::lock_guard<std::mutex> lock(state.mutex);
   state.impl = &impl;
   state.device = &impl;

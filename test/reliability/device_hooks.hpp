@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include <vkscan/vkscan.hpp>
+#include <vkscan/host.hpp>
 
 namespace vkscan::test {
 

@@ -44,7 +44,7 @@ void checkNothingLeaked(const Device& device) {
   CHECK(live[ObjectKind::CommandPool] == 0);
   CHECK(live[ObjectKind::Fence] == 0);
   CHECK(live[ObjectKind::ShaderModule] == 0);
-  CHECK(live[ObjectKind::Pipeline] == static_cast<int64_t>(device.cachedPipelineCount()));
+  CHECK(live[ObjectKind::Pipeline] == static_cast<int64_t>(test::pipelineCount(device)));
 }
 
 }  // namespace
@@ -59,11 +59,11 @@ TEST_CASE("fault injection: each failing call gives VulkanError, keeps the outpu
     // How often one first run() on a fresh device calls each function.
     std::map<std::string, uint64_t> callsPerRun;
     {
-      Device device(testDeviceOptions());
+      Device device = createDevice(testDeviceOptions());
       DeviceHooks hooks(device);
       std::vector<uint8_t> buffer = input;
       std::vector<uint8_t> output(desc.output.totalBytes());
-      device.run(desc, buffer.data(), inPlace ? buffer.data() : output.data());
+      run(device, desc, buffer.data(), inPlace ? buffer.data() : output.data());
       for (const std::string& function : faultableFunctions()) {
         callsPerRun[function] = hooks.calls(function);
       }
@@ -77,7 +77,7 @@ TEST_CASE("fault injection: each failing call gives VulkanError, keeps the outpu
         VkResult result = faultFor(function);
         CAPTURE(function);
         CAPTURE(nth);
-        Device device(testDeviceOptions());
+        Device device = createDevice(testDeviceOptions());
         DeviceHooks hooks(device);
         LiveObjects baseline = liveObjects();
         for (size_t i = 0; i < kObjectKinds; ++i) REQUIRE(baseline.count[i] == 0);
@@ -88,7 +88,7 @@ TEST_CASE("fault injection: each failing call gives VulkanError, keeps the outpu
         hooks.failCall(function, nth, result);
         bool threw = false;
         try {
-          device.run(desc, inPlace ? output.data() : input.data(), output.data());
+          run(device, desc, inPlace ? output.data() : input.data(), output.data());
         } catch (const VulkanError& error) {
           threw = true;
           CHECK(error.result() == result);
@@ -114,17 +114,17 @@ TEST_CASE("fault injection: each failing call gives VulkanError, keeps the outpu
 TEST_CASE("fault injection: a failing pipeline batch releases the pipelines it did create") {
   // Two operators whose plans need different pipelines, created in one batch
   // each; the hooked call creates all but the last and fails.
-  Device device(testDeviceOptions());
+  Device device = createDevice(testDeviceOptions());
   DeviceHooks hooks(device);
   hooks.failCall("vkCreateComputePipelines", 1, VK_ERROR_OUT_OF_DEVICE_MEMORY);
   CHECK_THROWS_AS(device.createOperator(multiPassDesc()), VulkanError);
   CHECK(hooks.faultFired());
-  CHECK(device.cachedPipelineCount() == 0);
+  CHECK(test::pipelineCount(device) == 0);
   checkNothingLeaked(device);
   hooks.clearFaults();
   Operator op = device.createOperator(multiPassDesc());
   // Several pipelines in the batch, so the failure above was a partial one.
-  CHECK(device.cachedPipelineCount() >= 2);
+  CHECK(test::pipelineCount(device) >= 2);
   checkNothingLeaked(device);
   hooks.restore();
   CHECK(runMatchesReference(device, multiPassDesc(), 3));
@@ -135,7 +135,7 @@ TEST_CASE("fault injection: a failing pipeline batch releases the pipelines it d
 TEST_CASE("timeout: a fence that never signals gives VK_TIMEOUT, not a hang") {
   DeviceOptions options = testDeviceOptions();
   options.timeoutNs = 1000ull * 1000 * 1000;  // first-dispatch compiles fit in it
-  Device device(options);
+  Device device = createDevice(options);
   DeviceHooks hooks(device);
   CumulativeSummationDesc desc = multiPassDesc();
   CHECK(runMatchesReference(device, desc, 4));  // pipelines compiled, not timed
@@ -146,7 +146,7 @@ TEST_CASE("timeout: a fence that never signals gives VK_TIMEOUT, not a hang") {
   const std::vector<uint8_t> untouched = output;
   bool timedOut = false;
   try {
-    device.run(desc, input.data(), output.data());
+    run(device, desc, input.data(), output.data());
   } catch (const VulkanError& error) {
     timedOut = error.result() == VK_TIMEOUT && error.call() == "vkWaitForFences";
   }
@@ -180,10 +180,10 @@ TEST_CASE("timeout: destroying the device waits for timed-out work, then frees i
   CumulativeSummationDesc desc = multiPassDesc();
   std::vector<uint8_t> input = randomInput(desc, 8);
   std::vector<uint8_t> output(desc.output.totalBytes());
-  std::optional<Device> device(std::in_place, options);
+  std::optional<Device> device(createDevice(options));
   DeviceHooks hooks(*device);
   hooks.dropSubmitFences(true);
-  CHECK_THROWS_AS(device->run(desc, input.data(), output.data()), VulkanError);
+  CHECK_THROWS_AS(run(*device, desc, input.data(), output.data()), VulkanError);
   CHECK(liveObjects()[ObjectKind::Fence] == 1);
   hooks.signalDroppedFences();
   hooks.dropSubmitFences(false);
@@ -201,14 +201,14 @@ TEST_CASE("regression: buffers of a timed-out run() were destroyed while the GPU
   // reports vkDestroyBuffer on a buffer in use; the guard fails the test).
   DeviceOptions options = testDeviceOptions();
   options.timeoutNs = 1000;
-  Device device(options);
+  Device device = createDevice(options);
   CumulativeSummationDesc desc = packedDesc(DataType::Float32, {1u << 23}, 0);
   std::vector<uint8_t> input = randomInput(desc, 10);
   std::vector<uint8_t> output(desc.output.totalBytes(), 0x11);
   const std::vector<uint8_t> untouched = output;
   DeviceHooks hooks(device);  // counting only
   try {
-    device.run(desc, input.data(), output.data());
+    run(device, desc, input.data(), output.data());
     MESSAGE("the run finished within 1 us; the timeout path was not taken");
   } catch (const VulkanError& error) {
     CHECK(error.result() == VK_TIMEOUT);

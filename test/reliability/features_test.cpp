@@ -3,14 +3,17 @@
 // refuses FLOAT64 with a clear message; without shaderInt64 or 16-bit storage
 // it runs every type through the kernels' fallback variants, with the same
 // bytes as a device that has the features, and refuses tensors over 2^30
-// bytes when shaderInt64 is missing. DeviceOptions::vectorWords, the other
-// option that picks a build of the kernels, gives the same bytes every way.
+// bytes when shaderInt64 is missing. The vector words, the other choice that
+// picks a build of the kernels, give the same bytes every way. A wrapped
+// device uses only the features its engine says it enabled.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "device/device_impl.hpp"
 #include "device_hooks.hpp"
+#include "host/headless_device.hpp"
 #include "reliability_util.hpp"
 #include "test_device.hpp"
 
@@ -22,8 +25,8 @@ namespace {
 const std::vector<DataType> kTypes = {DataType::Float32, DataType::Float16, DataType::Int32,
                                       DataType::UInt32,  DataType::Int64,   DataType::UInt64,
                                       DataType::Float64};
-// The types DeviceOptions::vectorWords changes the kernels of (INT64 and
-// UINT64 with Load64Store32 only).
+// The types the vector words change the kernels of (INT64 and UINT64 with
+// Load64Store32 only).
 const std::vector<DataType> kVectorWordsTypes = {
     DataType::Float32, DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64};
 
@@ -42,7 +45,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 void checkRejected(const Device& device, DataType type, const char* feature) {
   CAPTURE(dataTypeName(type));
-  CHECK_FALSE(device.capabilities().supports(type));
+  CHECK_FALSE(device.supports(type));
   std::string message = unsupportedMessage(device, packedDesc(type, {10}, 0));
   CAPTURE(message);
   CHECK(contains(message, dataTypeName(type)));
@@ -53,7 +56,7 @@ void checkOthersRun(const Device& device, DataType missing) {
   for (DataType type : kTypes) {
     if (type == missing) continue;
     CAPTURE(dataTypeName(type));
-    CHECK(device.capabilities().supports(type));
+    CHECK(device.supports(type));
     CHECK(runMatchesReference(device, packedDesc(type, {3, 5000}, 1), 40));
   }
 }
@@ -86,11 +89,11 @@ std::vector<uint8_t> runCase(const Device& device, const Case& c,
                              const std::vector<uint8_t>& input) {
   if (c.inPlace) {
     std::vector<uint8_t> buffer = input;
-    device.run(c.desc, buffer.data(), buffer.data());
+    run(device, c.desc, buffer.data(), buffer.data());
     return buffer;
   }
   std::vector<uint8_t> output(c.desc.output.totalBytes(), 0xA5);
-  device.run(c.desc, input.data(), output.data());
+  run(device, c.desc, input.data(), output.data());
   return output;
 }
 
@@ -118,9 +121,9 @@ void checkSameBytesAsNative(const Device& device, const std::vector<DataType>& t
 TEST_CASE("missing features: disableFloat64") {
   DeviceOptions options = testDeviceOptions();
   options.disableFloat64 = true;
-  Device device(options);
-  CHECK_FALSE(device.capabilities().shaderFloat64);
-  CHECK(device.capabilities().shaderFloat16);
+  Device device = createDevice(options);
+  CHECK_FALSE(capabilities(device).shaderFloat64);
+  CHECK(capabilities(device).shaderFloat16);
   checkRejected(device, DataType::Float64, "shaderFloat64");
   checkOthersRun(device, DataType::Float64);
 }
@@ -128,24 +131,24 @@ TEST_CASE("missing features: disableFloat64") {
 TEST_CASE("missing features: disableFloat16 still runs FLOAT16, with packed halves") {
   DeviceOptions options = testDeviceOptions();
   options.disableFloat16 = true;
-  Device device(options);
-  CHECK_FALSE(device.capabilities().shaderFloat16);
-  CHECK_FALSE(device.capabilities().storageBuffer16BitAccess);
-  CHECK(device.capabilities().shaderFloat64);
-  CHECK(device.capabilities().shaderInt64);
-  CHECK(device.capabilities().supports(DataType::Float16));
+  Device device = createDevice(options);
+  CHECK_FALSE(capabilities(device).shaderFloat16);
+  CHECK_FALSE(capabilities(device).storageBuffer16BitAccess);
+  CHECK(capabilities(device).shaderFloat64);
+  CHECK(capabilities(device).shaderInt64);
+  CHECK(device.supports(DataType::Float16));
   checkSameBytesAsNative(device);
 }
 
 TEST_CASE("missing features: disableInt64 runs every type with a native device's bytes") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
-  Device device(options);
-  CHECK_FALSE(device.capabilities().shaderInt64);
-  CHECK(device.capabilities().storageBuffer16BitAccess);
+  Device device = createDevice(options);
+  CHECK_FALSE(capabilities(device).shaderInt64);
+  CHECK(capabilities(device).storageBuffer16BitAccess);
   for (DataType type : kTypes) {
     CAPTURE(dataTypeName(type));
-    CHECK(device.capabilities().supports(type));
+    CHECK(device.supports(type));
   }
   checkSameBytesAsNative(device);
 }
@@ -154,26 +157,78 @@ TEST_CASE("missing features: disableInt64 and disableFloat16 together") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
   options.disableFloat16 = true;
-  Device device(options);
-  CHECK_FALSE(device.capabilities().shaderInt64);
-  CHECK_FALSE(device.capabilities().storageBuffer16BitAccess);
+  Device device = createDevice(options);
+  CHECK_FALSE(capabilities(device).shaderInt64);
+  CHECK_FALSE(capabilities(device).storageBuffer16BitAccess);
   checkSameBytesAsNative(device);
 }
 
-TEST_CASE("missing features: an engine's device without them, wrapped with the options") {
+TEST_CASE("missing features: an engine's device without them, wrapped as it was created") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
   options.disableFloat16 = true;
-  Device engine(options);  // stands in for an engine that left the features disabled
-  ExternalDevice external = externalDeviceOf(engine);
-  DeviceOptions wrapOptions;
-  wrapOptions.disableInt64 = true;
-  wrapOptions.disableFloat16 = true;
-  Device wrapped(external, wrapOptions);
-  CHECK_FALSE(wrapped.capabilities().shaderInt64);
-  CHECK_FALSE(wrapped.capabilities().storageBuffer16BitAccess);
+  Device engine = createDevice(options);  // stands in for an engine that left the features disabled
+  Device wrapped(externalDeviceOf(engine));
+  CHECK_FALSE(capabilities(wrapped).shaderInt64);
+  CHECK_FALSE(capabilities(wrapped).storageBuffer16BitAccess);
   checkSameBytesAsNative(wrapped);
-  CHECK(engine.validationMessageCount() == 0);
+  CHECK(validationMessageCount(engine) == 0);
+}
+
+// vkscan used shaderInt64 and 16-bit storage whenever the physical device had
+// them, so an engine that enabled fewer got invalid SPIR-V instead of an
+// error. It now uses what the feature chain says was enabled, no more.
+TEST_CASE("enabled features: a wrapped device uses only what the engine enabled") {
+  Device& engine = testDevice(Profile::Native);  // every feature enabled
+  REQUIRE(capabilities(engine).shaderInt64);
+  REQUIRE(capabilities(engine).storageBuffer16BitAccess);
+  ExternalDevice external = externalDeviceOf(engine);
+  auto* features = const_cast<VkPhysicalDeviceFeatures2*>(external.enabledFeatures);
+  auto* features11 = static_cast<VkPhysicalDeviceVulkan11Features*>(features->pNext);
+  features->features.shaderInt64 = VK_FALSE;
+  features11->storageBuffer16BitAccess = VK_FALSE;
+  {
+    Device wrapped(external);
+    CHECK_FALSE(capabilities(wrapped).shaderInt64);
+    CHECK_FALSE(capabilities(wrapped).storageBuffer16BitAccess);
+    CHECK(capabilities(wrapped).shaderFloat64 == capabilities(engine).shaderFloat64);
+    CHECK(describe(wrapped).find("without Int64") != std::string::npos);
+    checkSameBytesAsNative(wrapped, {DataType::Float16, DataType::Int64, DataType::Float32});
+  }
+  // No chain: bufferDeviceAddress alone, which vkscan requires.
+  external.enabledFeatures = nullptr;
+  {
+    Device wrapped(external);
+    CHECK_FALSE(capabilities(wrapped).shaderInt64);
+    CHECK_FALSE(capabilities(wrapped).storageBuffer16BitAccess);
+    CHECK_FALSE(capabilities(wrapped).shaderFloat64);
+    checkRejected(wrapped, DataType::Float64, "shaderFloat64");
+    CHECK(runMatchesReference(wrapped, packedDesc(DataType::UInt64, {3, 5000}, 1), 44));
+  }
+  // A chain without bufferDeviceAddress is refused by name.
+  ExternalDevice withoutAddresses = externalDeviceOf(engine);
+  auto* features12 = static_cast<VkPhysicalDeviceVulkan12Features*>(
+      static_cast<VkPhysicalDeviceVulkan11Features*>(
+          const_cast<VkPhysicalDeviceFeatures2*>(withoutAddresses.enabledFeatures)->pNext)
+          ->pNext);
+  features12->bufferDeviceAddress = VK_FALSE;
+  try {
+    Device wrapped(withoutAddresses);
+    FAIL("accepted a device without bufferDeviceAddress");
+  } catch (const Unsupported& error) {
+    CHECK(contains(error.what(), "was created without bufferDeviceAddress"));
+  }
+  // Extension names promised but not given.
+  ExternalDevice noNames = externalDeviceOf(engine);
+  noNames.enabledExtensionCount = 2;
+  noNames.enabledExtensionNames = nullptr;
+  try {
+    Device wrapped(noNames);
+    FAIL("accepted a null extension list");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.field() == "external.enabledExtensionNames");
+  }
+  CHECK(validationMessageCount(engine) == 0);
 }
 
 TEST_CASE("missing features: all three, and Device::run rejects before allocating") {
@@ -181,12 +236,12 @@ TEST_CASE("missing features: all three, and Device::run rejects before allocatin
   options.disableInt64 = true;
   options.disableFloat64 = true;
   options.disableFloat16 = true;
-  Device device(options);
+  Device device = createDevice(options);
   checkRejected(device, DataType::Float64, "shaderFloat64");
   std::vector<uint8_t> data(80, 0);
   {
     DeviceHooks hooks(device);
-    CHECK_THROWS_AS(device.run(packedDesc(DataType::Float64, {10}, 0), data.data(), data.data()),
+    CHECK_THROWS_AS(run(device, packedDesc(DataType::Float64, {10}, 0), data.data(), data.data()),
                     Unsupported);
     for (const char* function : {"vkCreateBuffer", "vkAllocateMemory", "vkCreateCommandPool",
                                  "vkCreateShaderModule", "vkCreateComputePipelines"}) {
@@ -194,14 +249,14 @@ TEST_CASE("missing features: all three, and Device::run rejects before allocatin
       CHECK(hooks.calls(function) == 0);
     }
   }
-  CHECK(device.cachedPipelineCount() == 0);
+  CHECK(test::pipelineCount(device) == 0);
   checkOthersRun(device, DataType::Float64);
 }
 
 TEST_CASE("missing features: without shaderInt64 a tensor over 2^30 bytes is refused by name") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
-  Device device(options);
+  Device device = createDevice(options);
   const uint32_t overLimit = (1u << 28) + 1;  // FLOAT32: 2^30 + 4 bytes
   const std::string limit = std::to_string(kMaxTensorBytesWithoutInt64);
 
@@ -231,13 +286,13 @@ TEST_CASE("missing features: without shaderInt64 a tensor over 2^30 bytes is ref
   // Device::run() reaches the check before touching the (far too small) host
   // memory.
   std::vector<uint8_t> data(16, 0);
-  CHECK_THROWS_AS(device.run(outputOnly, data.data(), data.data()), Unsupported);
+  CHECK_THROWS_AS(run(device, outputOnly, data.data(), data.data()), Unsupported);
 }
 
 TEST_CASE("missing features: without shaderInt64 exactly 2^30 bytes are accepted") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
-  Device device(options);
+  Device device = createDevice(options);
   for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
     CAPTURE(dataTypeName(type));
     auto elements = static_cast<uint32_t>(kMaxTensorBytesWithoutInt64 / dataTypeSize(type));
@@ -253,76 +308,51 @@ TEST_CASE("missing features: without shaderInt64 exactly 2^30 bytes are accepted
 TEST_CASE("vector words: every form gives the native device's bytes, every type it changes") {
   // testDevice(Profile::Native) runs Load64Store32 on storage buffers; these
   // run the other builds on the same tuning, and through device addresses.
-  for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32, VectorWords::Load64Store32}) {
+  for (detail::VectorWords words :
+       {detail::VectorWords::Bits64, detail::VectorWords::Load64Store32}) {
     for (bool addresses : {false, true}) {
-      if (words == VectorWords::Load64Store32 && !addresses) continue;
-      CAPTURE(vectorWordsName(words));
+      if (words == detail::VectorWords::Load64Store32 && !addresses) continue;
+      CAPTURE(detail::vectorWordsName(words));
       CAPTURE(addresses);
       DeviceOptions options = testDeviceOptions();
-      options.vectorWords = words;
       options.disablePushDescriptor = addresses;
-      Device device(options);
-      CHECK(device.vectorWords() == words);
+      Device device = detail::createDevice(options, &words);
+      CHECK(Device::Access::impl(device).vectorWords == words);
       checkSameBytesAsNative(device, kVectorWordsTypes);
-      CHECK(device.validationMessageCount() == 0);
+      CHECK(validationMessageCount(device) == 0);
     }
   }
 }
 
-TEST_CASE("vector words: what each choice resolves to") {
-  DeviceOptions options = testDeviceOptions();
-  for (VectorWords words : {VectorWords::Bits32, VectorWords::Bits64, VectorWords::Load64Store32}) {
-    options.vectorWords = words;
-    CHECK(Device(options).vectorWords() == words);
+// The form follows from the device class, with no timing: the default
+// Device of vkscan 0.1 copied 16 MiB three ways in its constructor.
+TEST_CASE("vector words: each device class's form, chosen without timing") {
+  DeviceCapabilities caps;
+  caps.deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+  caps.pushDescriptor = true;
+  caps.shaderInt64 = true;
+  CHECK(detail::vectorWordsFor(caps) == detail::VectorWords::Load64Store32);
+  caps.pushDescriptor = false;
+  CHECK(detail::vectorWordsFor(caps) == detail::VectorWords::Bits64);
+  caps.pushDescriptor = true;
+  caps.shaderInt64 = false;
+  CHECK(detail::vectorWordsFor(caps) == detail::VectorWords::Bits64);
+  caps.shaderInt64 = true;
+  for (VkPhysicalDeviceType gpu :
+       {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
+        VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU}) {
+    caps.deviceType = gpu;
+    CHECK(detail::vectorWordsFor(caps) == detail::VectorWords::Bits64);
   }
-  // Automatic times the three forms on lavapipe (a CPU device with push
-  // descriptors) once per process: any may win, the same each time.
-  options.vectorWords = VectorWords::Automatic;
-  Device automatic(options);
-  VectorWords chosen = automatic.vectorWords();
-  CAPTURE(vectorWordsName(chosen));
-  CHECK((chosen == VectorWords::Bits32 || chosen == VectorWords::Bits64 ||
-         chosen == VectorWords::Load64Store32));
-  CHECK(Device(options).vectorWords() == chosen);
-  CHECK(runMatchesReference(automatic, packedDesc(DataType::Float32, {3, 5000}, 1), 41));
-  // Without push descriptors there is no timing, and no Int64 means 32-bit
-  // words whatever is asked.
-  DeviceOptions addresses = options;
-  addresses.disablePushDescriptor = true;
-  CHECK(Device(addresses).vectorWords() == VectorWords::Bits64);
-  DeviceOptions noInt64 = options;
-  noInt64.disableInt64 = true;
-  for (VectorWords words : {VectorWords::Bits64, VectorWords::Load64Store32}) {
-    noInt64.vectorWords = words;
-    CHECK(Device(noInt64).vectorWords() == VectorWords::Bits32);
-  }
-  // An engine's device: vkscan submits nothing at creation.
-  Device wrapped(externalDeviceOf(automatic), DeviceOptions{});
-  CHECK(wrapped.vectorWords() == VectorWords::Bits64);
-  DeviceOptions narrow;
-  narrow.vectorWords = VectorWords::Bits32;
-  Device wrappedNarrow(externalDeviceOf(automatic), narrow);
-  CHECK(wrappedNarrow.vectorWords() == VectorWords::Bits32);
-  CHECK(runMatchesReference(wrappedNarrow, packedDesc(DataType::UInt32, {3, 5000}, 1), 42));
-  CHECK(automatic.validationMessageCount() == 0);
-}
 
-TEST_CASE("vector words: a value outside the enum is refused by name, before any Vulkan object") {
-  DeviceOptions options = testDeviceOptions();
-  options.vectorWords = static_cast<VectorWords>(7);
-  CHECK(std::string(vectorWordsName(options.vectorWords)) == "UNKNOWN");
-  for (bool external : {false, true}) {
-    CAPTURE(external);
-    try {
-      if (external) {
-        Device(externalDeviceOf(testDevice(Profile::Native)), options);
-      } else {
-        Device device(options);
-      }
-      FAIL("no exception");
-    } catch (const InvalidArgument& error) {
-      CHECK(error.field() == "options.vectorWords");
-      CHECK(contains(error.what(), "is 7"));
-    }
-  }
+  Device device = createDevice(testDeviceOptions());
+  const DeviceCapabilities& real = capabilities(device);
+  CHECK(Device::Access::impl(device).vectorWords == detail::vectorWordsFor(real));
+  CHECK(describe(device).find(detail::vectorWordsName(detail::vectorWordsFor(real))) !=
+        std::string::npos);
+  // A wrapped device takes the same form as vkscan's own on the same device.
+  Device wrapped(externalDeviceOf(device));
+  CHECK(Device::Access::impl(wrapped).vectorWords == Device::Access::impl(device).vectorWords);
+  CHECK(runMatchesReference(wrapped, packedDesc(DataType::UInt32, {3, 5000}, 1), 42));
+  CHECK(validationMessageCount(device) == 0);
 }

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 #include "plan.hpp"
 #include "problem.hpp"
 #include "reliability_util.hpp"
@@ -24,11 +24,11 @@ void checkLarge(const CumulativeSummationDesc& desc, uint64_t seed,
   CAPTURE(what);
   const Device& device = testDevice(profile);
   uint64_t bytes = desc.input.totalBytes();
-  CHECK(bytes > device.capabilities().maxStorageBufferRange);
+  CHECK(bytes > capabilities(device).maxStorageBufferRange);
   std::vector<uint8_t> input = randomInput(desc, seed);
   std::vector<uint8_t> expected = referenceOutput(desc, input, {});
   std::vector<uint8_t> output(desc.output.totalBytes());
-  device.run(desc, input.data(), output.data());
+  run(device, desc, input.data(), output.data());
   int64_t firstDifference = -1;
   size_t size = dataTypeSize(desc.input.dataType);
   for (size_t i = 0; i < output.size() && firstDifference < 0; i += size) {
@@ -66,18 +66,18 @@ TEST_CASE("large: without shaderInt64, 20 M int64 decreasing (160 MB)") {
 // 2^24 UINT64 is 128 MiB.
 TEST_CASE("large: 2^24 uint64, exactly maxStorageBufferRange on lavapipe (128 MiB)") {
   CumulativeSummationDesc desc = packedDesc(DataType::UInt64, {1u << 24}, 0);
-  const DeviceCapabilities& caps = testDevice().capabilities();
+  const DeviceCapabilities& caps = capabilities(testDevice());
   if (caps.maxStorageBufferRange != desc.input.totalBytes()) {
     MESSAGE("maxStorageBufferRange is " << caps.maxStorageBufferRange << ", not 128 MiB: skipped");
     return;
   }
-  const Device::Impl& impl = detail::DeviceAccess::impl(testDevice());
+  const Device::Impl& impl = Device::Access::impl(testDevice());
   detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
   REQUIRE(!plan.dispatches.empty());
   for (const detail::Dispatch& d : plan.dispatches) CHECK(d.pipeline.storageBuffers);
   std::vector<uint8_t> input = randomInput(desc, 85);
   std::vector<uint8_t> expected = referenceOutput(desc, input, {});
   std::vector<uint8_t> output(desc.output.totalBytes());
-  testDevice().run(desc, input.data(), output.data());
+  run(testDevice(), desc, input.data(), output.data());
   CHECK(output == expected);
 }

@@ -25,7 +25,7 @@ bool runMatchesReference(const Device& device, const CumulativeSummationDesc& de
   std::vector<uint8_t> input = randomInput(desc, seed);
   std::vector<uint8_t> output(desc.output.totalBytes(), 0xA5);
   std::vector<uint8_t> expected = referenceOutput(desc, input, output);
-  device.run(desc, input.data(), output.data());
+  run(device, desc, input.data(), output.data());
   return output == expected;
 }
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include <vkscan/vkscan.hpp>
+#include <vkscan/host.hpp>
 
 #include "descriptors.hpp"  // packedDesc(), describe()
 #include "test_device.hpp"  // testDeviceOptions()

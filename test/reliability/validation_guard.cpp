@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
 #include "test_device.hpp"
 
 namespace vkscan::test {
@@ -92,7 +92,7 @@ bool validationRequired() {
 DOCTEST_REGISTER_LISTENER("validation_guard", 1, vkscan::test::ValidationGuard);
 
 TEST_CASE("validation: the Khronos layer and synchronization validation are active") {
-  vkscan::Device::Impl& impl = vkscan::detail::DeviceAccess::impl(vkscan::test::testDevice());
+  vkscan::Device::Impl& impl = vkscan::Device::Access::impl(vkscan::test::testDevice());
   if (!vkscan::test::validationRequired() && !impl.validationEnabled) {
     MESSAGE(
         "VK_LAYER_KHRONOS_validation is not active (not installed, or "

@@ -7,8 +7,8 @@
 
 #include <optional>
 
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "device/device_impl.hpp"
+#include "host/device_buffer.hpp"
 #include "reliability_util.hpp"
 #include "test_device.hpp"
 #include "validation_guard.hpp"
@@ -20,8 +20,8 @@ TEST_CASE("validation: a missing barrier between two transfers is reported") {
   DeviceOptions options;
   options.enableValidation = true;
   uint64_t before = detail::processValidationMessageCount();
-  std::optional<Device> device(std::in_place, options);
-  Device::Impl& impl = detail::DeviceAccess::impl(*device);
+  std::optional<Device> device(createDevice(options));
+  Device::Impl& impl = Device::Access::impl(*device);
   if (!impl.validationEnabled) {
     CHECK_FALSE(validationRequired());
     MESSAGE("VK_LAYER_KHRONOS_validation is not installed; nothing to test");
@@ -54,7 +54,7 @@ TEST_CASE("validation: a missing barrier between two transfers is reported") {
     VkBufferCopy region{0, 0, desc.input.totalBytes()};
     vk.vkCmdCopyBuffer(commandBuffer, in.buffer(), out.buffer(), 1, &region);
     REQUIRE(vk.vkEndCommandBuffer(commandBuffer) == VK_SUCCESS);
-    CHECK(device->validationMessageCount() > 0);
+    CHECK(validationMessageCount(*device) > 0);
     vk.vkDestroyCommandPool(impl.device, pool, nullptr);
   }
   device.reset();
@@ -65,12 +65,12 @@ TEST_CASE("validation: a missing barrier between two transfers is reported") {
 }
 
 TEST_CASE("validation: validationEnabled() says whether the layer's messages are counted") {
-  CHECK_FALSE(Device(DeviceOptions{}).validationEnabled());
+  CHECK_FALSE(validationEnabled(createDevice(DeviceOptions{})));
   DeviceOptions options;
   options.enableValidation = true;
-  const Device device(options);
-  CHECK(device.validationEnabled() == detail::DeviceAccess::impl(device).validationEnabled);
-  if (validationRequired()) CHECK(device.validationEnabled());
+  const Device device = createDevice(options);
+  CHECK(validationEnabled(device) == Device::Access::impl(device).validationEnabled);
+  if (validationRequired()) CHECK(validationEnabled(device));
   // The engine's instance has no messenger of vkscan's, whatever the options.
-  CHECK_FALSE(Device(externalDeviceOf(device), options).validationEnabled());
+  CHECK_FALSE(validationEnabled(Device(externalDeviceOf(device))));
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "vkscan/vkscan.hpp"
+#include "vkscan/host.hpp"
 
 namespace vkscan::cli {
 
@@ -16,17 +16,10 @@ struct GlobalOptions {
   bool validation = false;
 };
 
-// The vector words of the tool's scans (cumsum, demo): Bits64, the form every
-// GPU takes. On CPU devices Automatic times copies in each form at start-up,
-// 0.3 s of a 0.5 s scan of a small file on lavapipe, which a process that
-// scans once never earns back; results are the same bits in every form.
-inline constexpr VectorWords kScanVectorWords = VectorWords::Bits64;
-
-// The device a command runs on, with `words` as DeviceOptions::vectorWords.
-// With --validation, throws Failure(kExitFailure) if the layer is not
+// The device a command runs on. With --validation, throws Failure(kExitFailure) if the layer is not
 // installed, before any work: a run that no layer watched has not shown that
 // it is correct.
-Device openDevice(const GlobalOptions& global, VectorWords words);
+Device openDevice(const GlobalOptions& global);
 
 // With --validation, throws Failure(kExitFailure) if the layer reported
 // anything: a run with validation errors has not shown that it is correct.

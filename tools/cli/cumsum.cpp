@@ -229,10 +229,10 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
 
   Progress progress;
   progress.phase("starting the device", 0);
-  const Device device = openDevice(global, kScanVectorWords);
-  if (!device.capabilities().supports(desc.input.dataType)) {
+  const Device device = openDevice(global);
+  if (!device.supports(desc.input.dataType)) {
     throw Failure(kExitUsage, parsed.input + ": " + dataTypeName(desc.input.dataType) +
-                                  " is not supported by " + device.capabilities().deviceName);
+                                  " is not supported by " + capabilities(device).deviceName);
   }
 
   // totalBytes() rounds up to 4 bytes, which an odd count of FLOAT16 exceeds.
@@ -248,7 +248,7 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
 
   progress.phase("computing", 0);
   try {
-    device.run(desc, input.get(), result);
+    run(device, desc, input.get(), result);
   } catch (const InvalidArgument& e) {
     throw Failure(kExitUsage, parsed.input + ": " + e.what());
   } catch (const Unsupported& e) {

@@ -74,8 +74,8 @@ int demoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   if (!args.empty()) {
     throw Failure(kExitUsage, "demo takes no arguments, got '" + args[0] + "'");
   }
-  const Device device = openDevice(global, kScanVectorWords);
-  std::printf("Device: %s\n\n", device.capabilities().deviceName.c_str());
+  const Device device = openDevice(global);
+  std::printf("Device: %s\n\n", capabilities(device).deviceName.c_str());
   std::printf("InputTensor: (Sizes:{1,1,%u,%u}, DataType:FLOAT32)\n", kRows, kColumns);
   printMatrix("", kInput);
 
@@ -90,7 +90,7 @@ int demoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
     desc.hasExclusiveSum = example.exclusive;
 
     Matrix result = {};
-    device.run(desc, kInput, result);
+    run(device, desc, kInput, result);
     bool match = true;
     for (uint32_t r = 0; r < kRows; ++r) {
       for (uint32_t c = 0; c < kColumns; ++c)

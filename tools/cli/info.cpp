@@ -13,8 +13,8 @@ const char* const kInfoHelp =
     "\n"
     "Lists the Vulkan devices with the index --device takes, then describes the\n"
     "selected device: driver, API version, subgroups, the types vkscan can scan\n"
-    "on it, the limits that bound its work and, on a CPU device, the worker\n"
-    "threads vkscan's plans expect it to run workgroups on.\n";
+    "on it, the limits that bound its work and how vkscan plans for it (on a\n"
+    "CPU device, with the worker threads its plans expect).\n";
 
 namespace {
 
@@ -65,24 +65,6 @@ void printLimit(const char* name, uint64_t value, const char* unit) {
   std::printf("    %-37s %llu %s\n", name, static_cast<unsigned long long>(value), unit);
 }
 
-// What shapes vkscan's plans on a CPU device, and on lavapipe the variable
-// that changes it: a host whose speed surprises starts here.
-void printCpuWorkers(const Device& device) {
-  CpuWorkerThreads threads = device.cpuWorkerThreads();
-  if (threads.workers == 0) {
-    std::printf("  worker threads:       unknown (the CPUs could not be counted)\n");
-    return;
-  }
-  std::string source;
-  if (device.capabilities().driverID == VK_DRIVER_ID_MESA_LLVMPIPE) {
-    const char* lpNumThreads = std::getenv("LP_NUM_THREADS");
-    source = lpNumThreads ? std::string(" (LP_NUM_THREADS=") + lpNumThreads + ")"
-                          : std::string(" (LP_NUM_THREADS unset)");
-  }
-  std::printf("  worker threads:       %u expected, %u at once%s\n", threads.workers,
-              threads.concurrent, source.c_str());
-}
-
 }  // namespace
 
 int infoCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
@@ -90,14 +72,13 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
     throw Failure(kExitUsage, "info takes no arguments, got '" + args[0] + "'");
   }
   std::printf("Devices:\n");
-  for (const PhysicalDeviceSummary& d : Device::enumerate()) {
+  for (const PhysicalDeviceSummary& d : enumerateDevices()) {
     std::printf("  %u: %s (%s, Vulkan %s)%s\n", d.index, d.name.c_str(), deviceTypeName(d.type),
                 versionText(d.apiVersion).c_str(), d.usable ? "" : " - not usable by vkscan");
   }
 
-  // Automatic, to tell what a library user's Device takes here.
-  const Device device = openDevice(global, VectorWords::Automatic);
-  const DeviceCapabilities& caps = device.capabilities();
+  const Device device = openDevice(global);
+  const DeviceCapabilities& caps = capabilities(device);
   std::printf("\nSelected device: %s\n", caps.deviceName.c_str());
   std::printf("  type:                 %s\n", deviceTypeName(caps.deviceType));
   std::printf("  vendor / device ID:   0x%04x / 0x%04x\n", caps.vendorID, caps.deviceID);
@@ -111,7 +92,7 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   std::printf("  scans:               ");
   for (DataType type : {DataType::Float16, DataType::Float32, DataType::Float64, DataType::Int32,
                         DataType::UInt32, DataType::Int64, DataType::UInt64}) {
-    std::printf(" %s %s", dataTypeName(type), yesNo(caps.supports(type)));
+    std::printf(" %s %s", dataTypeName(type), yesNo(device.supports(type)));
     std::printf(type == DataType::UInt64 ? "\n" : ",");
   }
 
@@ -128,12 +109,15 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                                        std::to_string(kMaxTensorBytesWithoutInt64) + " bytes)";
   std::printf("  kernels:              %s, %s\n", int64Kernels.c_str(),
               caps.storageBuffer16BitAccess ? "16-bit storage" : "halves packed in 32-bit words");
-  // Bits64 needs shaderInt64 (vkscan.hpp): without it every choice, the
-  // scans' as Automatic, resolves to the form this device shows.
-  VectorWords scanWords = caps.shaderInt64 ? kScanVectorWords : device.vectorWords();
-  std::printf("  vector words:         %s in cumsum and demo; %s with Automatic\n",
-              vectorWordsName(scanWords), vectorWordsName(device.vectorWords()));
-  if (caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) printCpuWorkers(device);
+  // What shapes vkscan's plans here; on lavapipe, the variable that changes
+  // its worker threads: a host whose speed surprises starts here.
+  std::string lpNumThreads;
+  if (caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) {
+    const char* value = std::getenv("LP_NUM_THREADS");
+    lpNumThreads = value ? std::string(" (LP_NUM_THREADS=") + value + ")"
+                         : std::string(" (LP_NUM_THREADS unset)");
+  }
+  std::printf("  plans:                %s%s\n", describe(device).c_str(), lpNumThreads.c_str());
   std::printf("  limits:\n");
   printLimit("max storage buffer range", caps.maxStorageBufferRange, "bytes");
   printLimit("max compute shared memory", caps.maxComputeSharedMemorySize, "bytes");

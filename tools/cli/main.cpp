@@ -143,14 +143,13 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-Device openDevice(const GlobalOptions& global, VectorWords words) {
+Device openDevice(const GlobalOptions& global) {
   DeviceOptions options;
   options.deviceIndex = global.deviceIndex;
   options.enableValidation = global.validation;
-  options.vectorWords = words;
   try {
-    Device device(options);
-    if (global.validation && !device.validationEnabled()) {
+    Device device = createDevice(options);
+    if (global.validation && !validationEnabled(device)) {
       throw Failure(kExitFailure,
                     "--validation: the Khronos validation layer (VK_LAYER_KHRONOS_validation) is "
                     "not installed");
@@ -165,7 +164,7 @@ Device openDevice(const GlobalOptions& global, VectorWords words) {
 }
 
 void checkValidation(const Device& device, const GlobalOptions& global) {
-  const uint64_t messages = device.validationMessageCount();
+  const uint64_t messages = validationMessageCount(device);
   if (global.validation && messages > 0) {
     throw Failure(kExitFailure,
                   "the validation layer reported " + std::to_string(messages) + " message(s)");
