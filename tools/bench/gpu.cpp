@@ -5,11 +5,10 @@
 #include <cstdint>
 #include <string>
 
+#include "device_buffer.hpp"
+
 namespace vkscan::bench {
 namespace {
-
-using detail::check;
-using detail::vkStruct;
 
 static_assert(sizeof(CopyParams) == 40, "CopyParams must match copy.comp");
 static_assert(sizeof(NaiveParams) == 40, "NaiveParams must match naive.comp");
@@ -49,18 +48,73 @@ void barrierToHost(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer) {
                           VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+// volk's instance-level functions are globals that follow the last instance
+// loaded: each use loads the device's own instance first.
+void loadInstance(const Device& device) {
+  if (volkInitialize() != VK_SUCCESS) {
+    throw Unsupported("vkscan-bench: the Vulkan loader (libvulkan.so.1) cannot be loaded");
+  }
+  volkLoadInstanceOnly(device.instance());
+}
+
+VkPhysicalDeviceMemoryProperties memoryPropertiesOf(const Device& device) {
+  loadInstance(device);
+  VkPhysicalDeviceMemoryProperties memory{};
+  vkGetPhysicalDeviceMemoryProperties(device.physicalDevice(), &memory);
+  return memory;
+}
+
+VkPipeline createComputePipeline(const VolkDeviceTable& vk, VkDevice device, const uint32_t* words,
+                                 size_t wordCount, VkPipelineLayout layout,
+                                 const VkSpecializationInfo* specialization) {
+  auto moduleInfo = vkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  moduleInfo.codeSize = wordCount * sizeof(uint32_t);
+  moduleInfo.pCode = words;
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(vk.vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
+  auto info = vkStruct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  info.stage = vkStruct<VkPipelineShaderStageCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = specialization;
+  info.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkResult result =
+      vk.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  vk.vkDestroyShaderModule(device, module, nullptr);
+  check(result, "vkCreateComputePipelines");
+  return pipeline;
+}
+
 }  // namespace
 
 TimedCommands::~TimedCommands() {
   const VolkDeviceTable& vk = gpu_.vk();
-  VkDevice device = gpu_.impl().device;
+  VkDevice device = gpu_.device();
   if (queries_ != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device, queries_, nullptr);
   if (commandBuffer_ != VK_NULL_HANDLE) {
     vk.vkFreeCommandBuffers(device, gpu_.pool_, 1, &commandBuffer_);
   }
 }
 
-Gpu::Gpu(const Device& device) : impl_(detail::DeviceAccess::impl(device)) {
+VolkDeviceTable Gpu::loadTable(const Device& device) {
+  loadInstance(device);
+  VolkDeviceTable vk{};
+  volkLoadDeviceTable(&vk, device.handle());
+  return vk;
+}
+
+Gpu::Gpu(const Device& device) : Gpu(device, loadTable(device)) {}
+
+Gpu::Gpu(const Device& device, const VolkDeviceTable& vk)
+    : vk_(vk),
+      device_(device.handle()),
+      queue_(device.queue()),
+      queueFamilyIndex_(device.queueFamilyIndex()),
+      capabilities_(vkscan::capabilities(device)),
+      memory_(memoryPropertiesOf(device)) {
   // A destructor does not run for a constructor that throws.
   try {
     createObjects();
@@ -71,26 +125,24 @@ Gpu::Gpu(const Device& device) : impl_(detail::DeviceAccess::impl(device)) {
 }
 
 void Gpu::createObjects() {
-  const VolkDeviceTable& vk = impl_.vk;
+  const VolkDeviceTable& vk = vk_;
   auto pool = vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pool.queueFamilyIndex = impl_.queueFamilyIndex;
-  check(vk.vkCreateCommandPool(impl_.device, &pool, nullptr, &pool_), "vkCreateCommandPool");
+  pool.queueFamilyIndex = queueFamilyIndex_;
+  check(vk.vkCreateCommandPool(device_, &pool, nullptr, &pool_), "vkCreateCommandPool");
   auto allocate =
       vkStruct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
   allocate.commandPool = pool_;
   allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   allocate.commandBufferCount = 1;
-  check(vk.vkAllocateCommandBuffers(impl_.device, &allocate, &scratch_),
-        "vkAllocateCommandBuffers");
+  check(vk.vkAllocateCommandBuffers(device_, &allocate, &scratch_), "vkAllocateCommandBuffers");
   auto fence = vkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  check(vk.vkCreateFence(impl_.device, &fence, nullptr, &fence_), "vkCreateFence");
+  check(vk.vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes};
   auto layout = vkStruct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   layout.pushConstantRangeCount = 1;
   layout.pPushConstantRanges = &range;
-  check(vk.vkCreatePipelineLayout(impl_.device, &layout, nullptr, &layout_),
-        "vkCreatePipelineLayout");
+  check(vk.vkCreatePipelineLayout(device_, &layout, nullptr, &layout_), "vkCreatePipelineLayout");
 
   VkDescriptorSetLayoutBinding bindings[2] = {
       {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
@@ -99,18 +151,18 @@ void Gpu::createObjects() {
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
   setLayout.bindingCount = 2;
   setLayout.pBindings = bindings;
-  check(vk.vkCreateDescriptorSetLayout(impl_.device, &setLayout, nullptr, &setLayout_),
+  check(vk.vkCreateDescriptorSetLayout(device_, &setLayout, nullptr, &setLayout_),
         "vkCreateDescriptorSetLayout");
   layout.setLayoutCount = 1;
   layout.pSetLayouts = &setLayout_;
-  check(vk.vkCreatePipelineLayout(impl_.device, &layout, nullptr, &descriptorLayout_),
+  check(vk.vkCreatePipelineLayout(device_, &layout, nullptr, &descriptorLayout_),
         "vkCreatePipelineLayout");
 
   bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-  check(vk.vkCreateDescriptorSetLayout(impl_.device, &setLayout, nullptr, &texelSetLayout_),
+  check(vk.vkCreateDescriptorSetLayout(device_, &setLayout, nullptr, &texelSetLayout_),
         "vkCreateDescriptorSetLayout");
   layout.pSetLayouts = &texelSetLayout_;
-  check(vk.vkCreatePipelineLayout(impl_.device, &layout, nullptr, &texelLayout_),
+  check(vk.vkCreatePipelineLayout(device_, &layout, nullptr, &texelLayout_),
         "vkCreatePipelineLayout");
   VkDescriptorPoolSize poolSizes[2] = {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kMaxDescriptorSets},
@@ -120,7 +172,7 @@ void Gpu::createObjects() {
   descriptorPool.maxSets = kMaxDescriptorSets;
   descriptorPool.poolSizeCount = 2;
   descriptorPool.pPoolSizes = poolSizes;
-  check(vk.vkCreateDescriptorPool(impl_.device, &descriptorPool, nullptr, &descriptorPool_),
+  check(vk.vkCreateDescriptorPool(device_, &descriptorPool, nullptr, &descriptorPool_),
         "vkCreateDescriptorPool");
 }
 
@@ -129,32 +181,32 @@ Gpu::~Gpu() {
 }
 
 void Gpu::destroyObjects() noexcept {
-  const VolkDeviceTable& vk = impl_.vk;
-  for (auto& entry : pipelines_) vk.vkDestroyPipeline(impl_.device, entry.second, nullptr);
-  if (layout_ != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(impl_.device, layout_, nullptr);
+  const VolkDeviceTable& vk = vk_;
+  for (auto& entry : pipelines_) vk.vkDestroyPipeline(device_, entry.second, nullptr);
+  if (layout_ != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(device_, layout_, nullptr);
   if (descriptorLayout_ != VK_NULL_HANDLE) {
-    vk.vkDestroyPipelineLayout(impl_.device, descriptorLayout_, nullptr);
+    vk.vkDestroyPipelineLayout(device_, descriptorLayout_, nullptr);
   }
   if (setLayout_ != VK_NULL_HANDLE) {
-    vk.vkDestroyDescriptorSetLayout(impl_.device, setLayout_, nullptr);
+    vk.vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
   }
   if (texelLayout_ != VK_NULL_HANDLE) {
-    vk.vkDestroyPipelineLayout(impl_.device, texelLayout_, nullptr);
+    vk.vkDestroyPipelineLayout(device_, texelLayout_, nullptr);
   }
   if (texelSetLayout_ != VK_NULL_HANDLE) {
-    vk.vkDestroyDescriptorSetLayout(impl_.device, texelSetLayout_, nullptr);
+    vk.vkDestroyDescriptorSetLayout(device_, texelSetLayout_, nullptr);
   }
   if (descriptorPool_ != VK_NULL_HANDLE) {
-    vk.vkDestroyDescriptorPool(impl_.device, descriptorPool_, nullptr);
+    vk.vkDestroyDescriptorPool(device_, descriptorPool_, nullptr);
   }
-  if (fence_ != VK_NULL_HANDLE) vk.vkDestroyFence(impl_.device, fence_, nullptr);
-  if (pool_ != VK_NULL_HANDLE) vk.vkDestroyCommandPool(impl_.device, pool_, nullptr);
+  if (fence_ != VK_NULL_HANDLE) vk.vkDestroyFence(device_, fence_, nullptr);
+  if (pool_ != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_, pool_, nullptr);
 }
 
 VkDeviceAddress Gpu::address(const DeviceBuffer& buffer) const {
   auto info = vkStruct<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
   info.buffer = buffer.buffer();
-  return impl_.vk.vkGetBufferDeviceAddress(impl_.device, &info);
+  return vk_.vkGetBufferDeviceAddress(device_, &info);
 }
 
 VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workgroupSize,
@@ -168,8 +220,7 @@ VkPipeline Gpu::pipeline(const uint32_t* words, size_t wordCount, uint32_t workg
                                                {1, sizeof(uint32_t), sizeof(uint32_t)}};
   VkSpecializationInfo specialization{2, entries, sizeof(constants), constants};
   VkPipeline pipeline =
-      detail::createComputePipeline(impl_.vk, impl_.device, VK_NULL_HANDLE, words, wordCount,
-                                    layoutFor(bindings), &specialization);
+      createComputePipeline(vk_, device_, words, wordCount, layoutFor(bindings), &specialization);
   pipelines_.emplace(key, pipeline);
   return pipeline;
 }
@@ -181,13 +232,12 @@ VkDescriptorSet Gpu::allocateSet(VkDescriptorSetLayout layout) {
   allocate.descriptorSetCount = 1;
   allocate.pSetLayouts = &layout;
   VkDescriptorSet set = VK_NULL_HANDLE;
-  check(impl_.vk.vkAllocateDescriptorSets(impl_.device, &allocate, &set),
-        "vkAllocateDescriptorSets");
+  check(vk_.vkAllocateDescriptorSets(device_, &allocate, &set), "vkAllocateDescriptorSets");
   return set;
 }
 
 VkDescriptorSet Gpu::bufferPair(const DeviceBuffer& source, const DeviceBuffer& destination) {
-  const VolkDeviceTable& vk = impl_.vk;
+  const VolkDeviceTable& vk = vk_;
   VkDescriptorSet set = allocateSet(setLayout_);
   VkDescriptorBufferInfo buffers[2] = {{source.buffer(), 0, VK_WHOLE_SIZE},
                                        {destination.buffer(), 0, VK_WHOLE_SIZE}};
@@ -197,12 +247,12 @@ VkDescriptorSet Gpu::bufferPair(const DeviceBuffer& source, const DeviceBuffer& 
   write.descriptorCount = 2;
   write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   write.pBufferInfo = buffers;
-  vk.vkUpdateDescriptorSets(impl_.device, 1, &write, 0, nullptr);
+  vk.vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
   return set;
 }
 
 VkDescriptorSet Gpu::texelSourcePair(const DeviceBuffer& source, const DeviceBuffer& destination) {
-  const VolkDeviceTable& vk = impl_.vk;
+  const VolkDeviceTable& vk = vk_;
   VkBufferView view = source.texelView();
   if (view == VK_NULL_HANDLE) throw Error("texelSourcePair: the source buffer has no texel view");
   VkDescriptorSet set = allocateSet(texelSetLayout_);
@@ -218,12 +268,12 @@ VkDescriptorSet Gpu::texelSourcePair(const DeviceBuffer& source, const DeviceBuf
   writes[0].pTexelBufferView = &view;
   writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   writes[1].pBufferInfo = &target;
-  vk.vkUpdateDescriptorSets(impl_.device, 2, writes, 0, nullptr);
+  vk.vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
   return set;
 }
 
 void Gpu::releaseDescriptorSets() {
-  check(impl_.vk.vkResetDescriptorPool(impl_.device, descriptorPool_, 0), "vkResetDescriptorPool");
+  check(vk_.vkResetDescriptorPool(device_, descriptorPool_, 0), "vkResetDescriptorPool");
 }
 
 VkPipelineLayout Gpu::layoutFor(Bindings bindings) const {
@@ -244,14 +294,14 @@ void Gpu::recordCopy(VkCommandBuffer commandBuffer, VkPipeline pipeline, const C
   pushed.groupsX = dispatch.groupsX;
   pushed.firstGroup = dispatch.firstGroup;
   VkPipelineLayout layout = layoutFor(bindings);
-  impl_.vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vk_.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (set != VK_NULL_HANDLE) {
-    impl_.vk.vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1,
-                                     &set, 0, nullptr);
+    vk_.vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set,
+                                0, nullptr);
   }
-  impl_.vk.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pushed),
-                              &pushed);
-  impl_.vk.vkCmdDispatch(commandBuffer, dispatch.groupsX, dispatch.groupsY, 1);
+  vk_.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pushed),
+                         &pushed);
+  vk_.vkCmdDispatch(commandBuffer, dispatch.groupsX, dispatch.groupsY, 1);
 }
 
 void Gpu::recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const NaiveParams& params,
@@ -261,44 +311,43 @@ void Gpu::recordNaive(VkCommandBuffer commandBuffer, VkPipeline pipeline, const 
   uint32_t groupsY = 0;
   splitGroups(groups, pushed.groupsX, groupsY);
   if (groups == 0) return;
-  impl_.vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  impl_.vk.vkCmdPushConstants(commandBuffer, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                              sizeof(pushed), &pushed);
-  impl_.vk.vkCmdDispatch(commandBuffer, pushed.groupsX, groupsY, 1);
+  vk_.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vk_.vkCmdPushConstants(commandBuffer, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pushed),
+                         &pushed);
+  vk_.vkCmdDispatch(commandBuffer, pushed.groupsX, groupsY, 1);
 }
 
 void Gpu::recordBarrier(VkCommandBuffer commandBuffer) const {
-  barrierFromPreviousWork(impl_.vk, commandBuffer);
+  barrierFromPreviousWork(vk_, commandBuffer);
 }
 
 void Gpu::recordRestore(VkCommandBuffer commandBuffer, const DeviceBuffer& source,
                         const DeviceBuffer& destination, VkDeviceSize bytes) const {
   VkBufferCopy region{0, 0, bytes};
-  impl_.vk.vkCmdCopyBuffer(commandBuffer, source.buffer(), destination.buffer(), 1, &region);
+  vk_.vkCmdCopyBuffer(commandBuffer, source.buffer(), destination.buffer(), 1, &region);
   // The scan reads (and in place writes) what the copy wrote.
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  impl_.vk.vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                                nullptr);
+  vk_.vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                           nullptr);
 }
 
 std::unique_ptr<TimedCommands> Gpu::record(const Recorder& body, const Recorder& prologue) {
-  const VolkDeviceTable& vk = impl_.vk;
+  const VolkDeviceTable& vk = vk_;
   std::unique_ptr<TimedCommands> commands(new TimedCommands(*this));
   auto allocate =
       vkStruct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
   allocate.commandPool = pool_;
   allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   allocate.commandBufferCount = 1;
-  check(vk.vkAllocateCommandBuffers(impl_.device, &allocate, &commands->commandBuffer_),
+  check(vk.vkAllocateCommandBuffers(device_, &allocate, &commands->commandBuffer_),
         "vkAllocateCommandBuffers");
   auto queries = vkStruct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
   queries.queryType = VK_QUERY_TYPE_TIMESTAMP;
   queries.queryCount = 2;
-  check(vk.vkCreateQueryPool(impl_.device, &queries, nullptr, &commands->queries_),
-        "vkCreateQueryPool");
+  check(vk.vkCreateQueryPool(device_, &queries, nullptr, &commands->queries_), "vkCreateQueryPool");
 
   VkCommandBuffer commandBuffer = commands->commandBuffer_;
   auto begin = vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
@@ -318,26 +367,24 @@ std::unique_ptr<TimedCommands> Gpu::record(const Recorder& body, const Recorder&
 }
 
 Sample Gpu::submit(TimedCommands& commands) {
-  const VolkDeviceTable& vk = impl_.vk;
+  const VolkDeviceTable& vk = vk_;
   auto submit = vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands.commandBuffer_;
+  // No lock: the benchmark is single-threaded and never calls vkscan::run(),
+  // the one user of the queue inside vkscan.
   auto start = std::chrono::steady_clock::now();
-  {
-    std::lock_guard<std::mutex> lock(impl_.queueMutex);
-    check(vk.vkQueueSubmit(impl_.queue, 1, &submit, fence_), "vkQueueSubmit");
-  }
-  check(vk.vkWaitForFences(impl_.device, 1, &fence_, VK_TRUE, impl_.options.timeoutNs),
-        "vkWaitForFences");
+  check(vk.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+  check(vk.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs), "vkWaitForFences");
   auto end = std::chrono::steady_clock::now();
-  check(vk.vkResetFences(impl_.device, 1, &fence_), "vkResetFences");
+  check(vk.vkResetFences(device_, 1, &fence_), "vkResetFences");
   uint64_t stamps[2] = {0, 0};
   check(
-      vk.vkGetQueryPoolResults(impl_.device, commands.queries_, 0, 2, sizeof(stamps), stamps,
+      vk.vkGetQueryPoolResults(device_, commands.queries_, 0, 2, sizeof(stamps), stamps,
                                sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
       "vkGetQueryPoolResults");
   Sample sample;
-  sample.gpuNs = double(stamps[1] - stamps[0]) * double(impl_.capabilities.timestampPeriod);
+  sample.gpuNs = double(stamps[1] - stamps[0]) * double(capabilities_.timestampPeriod);
   sample.wallNs = std::chrono::duration<double, std::nano>(end - start).count();
   return sample;
 }

@@ -1,6 +1,7 @@
-// The benchmark's own Vulkan plumbing on top of a vkscan::Device: its
+// The benchmark's own Vulkan plumbing on a vkscan::Device, through the
+// public API only: a function table of its own for the device's handles, its
 // pipelines (copy roof, naive scan), reusable command buffers bracketed by
-// timestamps, and synchronous submission.
+// timestamps, and synchronous submission with a fence.
 #pragma once
 
 #include <cstdint>
@@ -9,15 +10,18 @@
 #include <memory>
 #include <tuple>
 #include <utility>
+#include <vkscan/host.hpp>
 
 #include "bench_params.h"
 #include "copy_grid.hpp"
-#include "device_buffer.hpp"
-#include "device_impl.hpp"
+#include "vulkan.hpp"
 
 namespace vkscan::bench {
 
-using detail::DeviceBuffer;
+class DeviceBuffer;
+
+// The longest the benchmark waits for one submission.
+inline constexpr uint64_t kSubmitTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 // One timed run: GPU time between the timestamps and host time around
 // vkQueueSubmit + vkWaitForFences.
@@ -47,16 +51,22 @@ class TimedCommands {
 
 class Gpu {
  public:
-  // Throws VulkanError if one of the benchmark's objects (command pool,
-  // fence, layouts, descriptor pool) cannot be made, after destroying those
-  // it did make.
+  // Loads a function table for device.handle() and makes the benchmark's
+  // objects. Throws Unsupported when the Vulkan loader cannot be loaded, and
+  // VulkanError if one of the objects (command pool, fence, layouts,
+  // descriptor pool) cannot be made, after destroying those it did make.
   explicit Gpu(const Device& device);
+  // The same calling `vk` instead, which must hold the device's functions
+  // (tests wrap some of them to inject faults).
+  Gpu(const Device& device, const VolkDeviceTable& vk);
   ~Gpu();
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;
 
-  Device::Impl& impl() const { return impl_; }
-  const VolkDeviceTable& vk() const { return impl_.vk; }
+  const VolkDeviceTable& vk() const { return vk_; }
+  VkDevice device() const { return device_; }
+  const DeviceCapabilities& capabilities() const { return capabilities_; }
+  const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memory_; }
   VkDeviceAddress address(const DeviceBuffer& buffer) const;
 
   // How a kernel of the benchmark reaches its buffers: device addresses in
@@ -103,12 +113,18 @@ class Gpu {
 
  private:
   friend class TimedCommands;
+  static VolkDeviceTable loadTable(const Device& device);
   void createObjects();
   VkPipelineLayout layoutFor(Bindings bindings) const;
   VkDescriptorSet allocateSet(VkDescriptorSetLayout layout);
   void destroyObjects() noexcept;
 
-  Device::Impl& impl_;
+  VolkDeviceTable vk_;
+  VkDevice device_;
+  VkQueue queue_;
+  uint32_t queueFamilyIndex_;
+  DeviceCapabilities capabilities_;
+  VkPhysicalDeviceMemoryProperties memory_{};
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer scratch_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;

@@ -2,6 +2,7 @@
 // kernel moving the same bytes (the roof), a naive one-invocation-per-line
 // kernel and a single-threaded CPU scan, measured round-robin in one process
 // so that drift (a shared machine, thermal state) hits every method alike.
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,9 +19,11 @@
 #include <set>
 #include <string>
 #include <vector>
+#include <vkscan/cpu_hints.hpp>
+#include <vkscan/host.hpp>
 
 #include "cases.hpp"
-#include "cpu_threads.hpp"
+#include "device_buffer.hpp"
 #include "gpu.hpp"
 #include "host.hpp"
 #include "report.hpp"
@@ -56,10 +59,6 @@ Options:
                 the device is made without 16-bit storage, as with
                 DeviceOptions::disableFloat16: vkscan moves FLOAT16 as 32-bit words, and
                 the benchmark leaves out its own FLOAT16 copy and naive kernels
-  --vector-words auto|32|64|64-32
-                DeviceOptions::vectorWords for vkscan's kernels: auto (default) lets
-                vkscan time the forms at start-up; 32 (Bits32), 64 (Bits64) or 64-32
-                (Load64Store32: 64-bit loads, 32-bit stores) forces one
   --validation  run under the Khronos validation layer with synchronization validation
                 (which must be installed) and fail on any message it reports; a check
                 of the benchmark's own Vulkan use, whose timings it makes meaningless
@@ -81,7 +80,6 @@ struct Options {
   bool addresses = false;
   bool int64Free = false;
   bool float16Free = false;
-  VectorWords vectorWords = VectorWords::Automatic;
   bool validation = false;
   std::string txtPath;
 };
@@ -111,7 +109,7 @@ void checkWritable(const std::string& path) {
 // The library names its own field; the user typed --device.
 Device openDevice(const DeviceOptions& options) {
   try {
-    return Device(options);
+    return createDevice(options);
   } catch (const InvalidArgument& error) {
     if (error.field() != "options.deviceIndex") throw;
     throw UsageError("--device " + std::to_string(options.deviceIndex) + ": " + error.reason());
@@ -157,19 +155,6 @@ Options parseOptions(int argc, char** argv) {
       options.int64Free = true;
     } else if (arg == "--float16-free") {
       options.float16Free = true;
-    } else if (arg == "--vector-words") {
-      std::string words = value(i);
-      if (words == "auto") {
-        options.vectorWords = VectorWords::Automatic;
-      } else if (words == "32") {
-        options.vectorWords = VectorWords::Bits32;
-      } else if (words == "64") {
-        options.vectorWords = VectorWords::Bits64;
-      } else if (words == "64-32") {
-        options.vectorWords = VectorWords::Load64Store32;
-      } else {
-        throw UsageError("--vector-words: '" + words + "' is not auto, 32, 64 or 64-32");
-      }
     } else if (arg == "--validation") {
       options.validation = true;
     } else {
@@ -205,6 +190,15 @@ std::string loadAverage() {
 
 uint64_t roundUp16(uint64_t bytes) {
   return (bytes + 15) & ~uint64_t(15);
+}
+
+// CPUs this process may run on: lavapipe's threads share them with the
+// benchmark's CPU scan.
+int usableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  return CPU_COUNT(&set);
 }
 
 // ---------------------------------------------------------------------------
@@ -427,9 +421,8 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
                     Report& report) {
   const uint64_t bytes = options.quick ? (4u << 20) : (64u << 20);
   report.roofBytes = bytes;
-  Device::Impl& impl = gpu.impl();
-  DeviceBuffer src(impl, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  DeviceBuffer dst(impl, bytes);
+  DeviceBuffer src(gpu, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  DeviceBuffer dst(gpu, bytes);
   auto* fill = static_cast<uint32_t*>(src.mapped());
   for (uint64_t i = 0; i < bytes / 4; ++i) fill[i] = uint32_t(i * 2654435761u);
 
@@ -437,7 +430,7 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
   for (uint32_t elementBytes : elementSizes) {
     std::vector<RoofChoice> candidates;
     std::vector<CopyKernel> kernels =
-        copyKernelsFor(elementBytes, impl.capabilities.storageBuffer16BitAccess);
+        copyKernelsFor(elementBytes, gpu.capabilities().storageBuffer16BitAccess);
     if (src.texelView() != VK_NULL_HANDLE) {
       for (const CopyKernel& kernel : texelCopyKernels()) kernels.push_back(kernel);
     }
@@ -526,26 +519,25 @@ const uint32_t* naiveKernel(DataType type, bool halves, size_t& words) {
 constexpr uint64_t kLoopLimit = 65535;  // lavapipe's loop iterations per invocation
 constexpr uint32_t kNaiveWorkgroupSize = 64;
 
-double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in,
+double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in, VkBufferView inTexels,
                       const BufferBinding& out, const BufferBinding& scratch, uint32_t calls) {
   const VolkDeviceTable& vk = gpu.vk();
   VkCommandBuffer commandBuffer = gpu.scratchCommandBuffer();
   std::vector<double> samples;
   const uint32_t batch = 100;
   for (uint32_t done = 0; done < calls; done += batch) {
-    auto begin =
-        detail::vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    auto begin = vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    detail::check(vk.vkBeginCommandBuffer(commandBuffer, &begin), "vkBeginCommandBuffer");
+    check(vk.vkBeginCommandBuffer(commandBuffer, &begin), "vkBeginCommandBuffer");
     for (uint32_t i = 0; i < batch; ++i) {
       auto start = Clock::now();
-      op.record(commandBuffer, in, out, scratch);
+      recordWithInputTexels(op, commandBuffer, in, inTexels, out, scratch);
       samples.push_back(nsSince(start));
       // Untimed: record() leaves ordering against later work to its caller.
       gpu.recordBarrier(commandBuffer);
     }
-    detail::check(vk.vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer");
-    detail::check(vk.vkResetCommandBuffer(commandBuffer, 0), "vkResetCommandBuffer");
+    check(vk.vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer");
+    check(vk.vkResetCommandBuffer(commandBuffer, 0), "vkResetCommandBuffer");
   }
   return median(samples);
 }
@@ -556,7 +548,6 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   result.c = c;
   const uint64_t bytes = c.bytes();
   const uint64_t allocation = roundUp16(c.desc().input.totalBytes());
-  Device::Impl& impl = gpu.impl();
 
   std::vector<uint8_t> input(allocation), expected(allocation), cpuOut(allocation);
   fillInput(c, input.data(), seed);
@@ -567,14 +558,14 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   result.dispatches = op.dispatchCount();
 
   // With a texel view, for vkscan's kernels and the texel family of copies.
-  DeviceBuffer in(impl, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  DeviceBuffer in(gpu, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
   std::memcpy(in.mapped(), input.data(), allocation);
   std::unique_ptr<DeviceBuffer> pristine, out, naiveOut, scratch;
   if (c.inPlace) {
-    pristine = std::make_unique<DeviceBuffer>(impl, allocation);
+    pristine = std::make_unique<DeviceBuffer>(gpu, allocation);
     std::memcpy(pristine->mapped(), input.data(), allocation);
   } else {
-    out = std::make_unique<DeviceBuffer>(impl, allocation);
+    out = std::make_unique<DeviceBuffer>(gpu, allocation);
   }
   std::vector<RoofChoice> roofChoices;
   for (const RoofChoice& choice : roofs.at(uint32_t(dataTypeSize(c.type)))) {
@@ -584,14 +575,14 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   }
   std::vector<std::unique_ptr<DeviceBuffer>> roofOuts;
   for (size_t i = 0; i < roofChoices.size(); ++i) {
-    roofOuts.push_back(std::make_unique<DeviceBuffer>(impl, allocation));
+    roofOuts.push_back(std::make_unique<DeviceBuffer>(gpu, allocation));
   }
   size_t naiveWords = 0;
   const uint32_t* naiveSpirv =
-      naiveKernel(c.type, impl.capabilities.storageBuffer16BitAccess, naiveWords);
+      naiveKernel(c.type, gpu.capabilities().storageBuffer16BitAccess, naiveWords);
   bool naiveRuns = naiveSpirv != nullptr && c.axisLen() <= kLoopLimit;
-  if (naiveRuns) naiveOut = std::make_unique<DeviceBuffer>(impl, allocation);
-  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(impl, op.scratchSize());
+  if (naiveRuns) naiveOut = std::make_unique<DeviceBuffer>(gpu, allocation);
+  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(gpu, op.scratchSize());
 
   const BufferBinding inBinding = in.binding();
   const BufferBinding outBinding = c.inPlace ? inBinding : out->binding();
@@ -602,7 +593,10 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
     restoreIn = [&](VkCommandBuffer cb) { gpu.recordRestore(cb, *pristine, in, allocation); };
   }
   auto vkscanCommands = gpu.record(
-      [&](VkCommandBuffer cb) { op.record(cb, inBinding, outBinding, scratchBinding); }, restoreIn);
+      [&](VkCommandBuffer cb) {
+        recordWithInputTexels(op, cb, inBinding, in.texelView(), outBinding, scratchBinding);
+      },
+      restoreIn);
   std::vector<std::unique_ptr<TimedCommands>> roofCommands;
   for (size_t i = 0; i < roofChoices.size(); ++i) {
     roofCommands.push_back(gpu.record(
@@ -685,7 +679,8 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   if (!check.ok) result.failures.push_back("cpu: " + check.message);
 
   uint32_t recordCalls = options.quick ? 200 : (c.latency ? 10000 : 1000);
-  result.recordNs = medianRecordNs(gpu, op, inBinding, outBinding, scratchBinding, recordCalls);
+  result.recordNs =
+      medianRecordNs(gpu, op, inBinding, in.texelView(), outBinding, scratchBinding, recordCalls);
   result.ran = true;
   return result;
 }
@@ -694,12 +689,13 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
 // Pipeline creation
 // ---------------------------------------------------------------------------
 
+// `validationMessages` adds what the layer reported on the fresh Device.
 FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
                          const std::vector<uint8_t>& input, std::vector<uint8_t>* cacheData,
-                         PipelineReport* pipelines, RepeatTiming* hit) {
+                         RepeatTiming* hit, uint64_t& validationMessages) {
   FirstUse use;
   auto start = Clock::now();
-  Device device(deviceOptions);
+  Device device = createDevice(deviceOptions);
   use.deviceMs = nsSince(start) / 1e6;
   CumulativeSummationDesc desc = c.desc();
   start = Clock::now();
@@ -707,23 +703,21 @@ FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
   use.createMs = nsSince(start) / 1e6;
 
   Gpu gpu(device);
-  Device::Impl& impl = gpu.impl();
   uint64_t allocation = roundUp16(desc.input.totalBytes());
-  DeviceBuffer in(impl, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  DeviceBuffer out(impl, allocation);
+  DeviceBuffer in(gpu, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+  DeviceBuffer out(gpu, allocation);
   std::memcpy(in.mapped(), input.data(), allocation);
   std::unique_ptr<DeviceBuffer> scratch;
-  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(impl, op.scratchSize());
+  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(gpu, op.scratchSize());
   auto commands = gpu.record([&](VkCommandBuffer cb) {
-    op.record(cb, in.binding(), out.binding(), scratch ? scratch->binding() : BufferBinding{});
+    recordWithInputTexels(op, cb, in.binding(), in.texelView(), out.binding(),
+                          scratch ? scratch->binding() : BufferBinding{});
   });
   use.firstDispatchMs = gpu.submit(*commands).wallNs / 1e6;
   use.steadyDispatchMs = gpu.submit(*commands).wallNs / 1e6;
-  std::vector<uint8_t> data = device.pipelineCacheData();
+  std::vector<uint8_t> data = pipelineCacheData(device);
   use.cacheBytes = data.size();
   if (cacheData) *cacheData = std::move(data);
-
-  if (pipelines) pipelines->pipelines = uint32_t(device.cachedPipelineCount());
   if (hit) {
     const uint32_t calls = 20000;
     std::vector<double> samples;
@@ -739,13 +733,14 @@ FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
     hit->medianNs = median(samples);
     hit->calls = calls;
   }
+  validationMessages += validationMessageCount(device);
   return use;
 }
 
 // Each fresh Device gets its own Mesa shader cache directory, so "cold" is
 // cold whatever ran before, and the two warm starts are told apart.
 PipelineReport measurePipelines(const DeviceOptions& base, const Options& options,
-                                const std::string& cacheRoot) {
+                                const std::string& cacheRoot, uint64_t& validationMessages) {
   Case c{"pipeline", DataType::Float32, {options.quick ? 1u << 16 : 1u << 20}, 0};
   std::vector<uint8_t> input(roundUp16(c.bytes()));
   fillInput(c, input.data(), 7);
@@ -755,19 +750,52 @@ PipelineReport measurePipelines(const DeviceOptions& base, const Options& option
 
   std::vector<uint8_t> cacheData;
   setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/cold").c_str(), 1);
-  report.cold = measureFirstUse(base, c, input, &cacheData, &report, &report.operatorHit);
+  report.cold =
+      measureFirstUse(base, c, input, &cacheData, &report.operatorHit, validationMessages);
 
   DeviceOptions warm = base;
   warm.pipelineCacheData = cacheData;
   setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/vkcache").c_str(), 1);
-  report.warmVkCache = measureFirstUse(warm, c, input, nullptr, nullptr, nullptr);
+  report.warmVkCache = measureFirstUse(warm, c, input, nullptr, nullptr, validationMessages);
 
   setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/cold").c_str(), 1);
   // Without the operator cache, which a first use never hits anyway.
   DeviceOptions planning = base;
   planning.operatorCacheCapacity = 0;
-  report.warmDiskCache = measureFirstUse(planning, c, input, nullptr, nullptr, &report.plannedHit);
+  report.warmDiskCache =
+      measureFirstUse(planning, c, input, nullptr, &report.plannedHit, validationMessages);
   return report;
+}
+
+// A second vkscan::Device over `device`'s handles that says shaderInt64 was
+// not enabled, so that vkscan takes its int64-free kernels while the
+// benchmark's own kernels keep Int64. createDevice() enabled every feature in
+// capabilities() and VK_KHR_push_descriptor where it reports it.
+std::unique_ptr<Device> wrapWithoutInt64(const Device& device) {
+  const DeviceCapabilities& caps = capabilities(device);
+  auto vulkan12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  vulkan12.bufferDeviceAddress = caps.bufferDeviceAddress;
+  vulkan12.shaderFloat16 = caps.shaderFloat16;
+  auto vulkan11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &vulkan12);
+  vulkan11.storageBuffer16BitAccess = caps.storageBuffer16BitAccess;
+  auto features =
+      vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &vulkan11);
+  features.features.shaderFloat64 = caps.shaderFloat64;
+  features.features.shaderInt64 = VK_FALSE;
+  const char* pushDescriptor = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+
+  ExternalDevice external;
+  external.instance = device.instance();
+  external.physicalDevice = device.physicalDevice();
+  external.device = device.handle();
+  external.queue = device.queue();
+  external.queueFamilyIndex = device.queueFamilyIndex();
+  external.enabledFeatures = &features;
+  external.enabledExtensionCount = caps.pushDescriptor ? 1 : 0;
+  external.enabledExtensionNames = &pushDescriptor;
+  return std::make_unique<Device>(external);
 }
 
 int run(const Options& options) {
@@ -801,7 +829,6 @@ int run(const Options& options) {
   DeviceOptions deviceOptions;
   deviceOptions.deviceIndex = options.device;
   deviceOptions.disablePushDescriptor = options.addresses;
-  deviceOptions.vectorWords = options.vectorWords;
   deviceOptions.enableValidation = options.validation;
   deviceOptions.disableFloat16 = options.float16Free;
   // vkscan's own devices: the pipeline measurements' fresh ones and, with
@@ -811,16 +838,14 @@ int run(const Options& options) {
   scanOptions.disableInt64 = options.int64Free;
   Report report;
   int failures = 0;
+  // Summed over the devices the benchmark makes, each counting its own.
+  uint64_t messages = 0;
   {
     Device device = openDevice(deviceOptions);
-    const DeviceCapabilities& caps = device.capabilities();
+    const DeviceCapabilities& caps = capabilities(device);
     report.device = caps.deviceName + " (" + caps.driverName + " " + caps.driverInfo +
                     "), subgroup size " + std::to_string(caps.subgroupSize) + ", " +
-                    std::to_string(detail::usableCpus()) + " usable CPUs";
-    if (CpuWorkerThreads threads = device.cpuWorkerThreads(); threads.workers != 0) {
-      report.device += ", worker threads expected: " + std::to_string(threads.workers) + " (" +
-                       std::to_string(threads.concurrent) + " at once)";
-    }
+                    std::to_string(usableCpus()) + " usable CPUs";
     const char* validation =
         options.validation ? "under validation (timings not representative); " : "";
     report.settings = std::string(options.quick ? "quick mode; " : "") + validation +
@@ -835,33 +860,20 @@ int run(const Options& options) {
     progress("%s", report.device.c_str());
 
     std::unique_ptr<Device> int64FreeDevice;
-    if (options.int64Free) {
-      ExternalDevice external;
-      external.instance = device.instance();
-      external.physicalDevice = device.physicalDevice();
-      external.device = device.handle();
-      external.queue = device.queue();
-      external.queueFamilyIndex = device.queueFamilyIndex();
-      external.pushDescriptorEnabled = caps.pushDescriptor;
-      int64FreeDevice = std::make_unique<Device>(external, scanOptions);
-    }
+    if (options.int64Free) int64FreeDevice = wrapWithoutInt64(device);
     const Device& scanDevice = int64FreeDevice ? *int64FreeDevice : device;
-    report.settings += std::string(" vkscan's vector words: ") +
-                       vectorWordsName(scanDevice.vectorWords()) + " (vectorWords " +
-                       vectorWordsName(options.vectorWords) + ").";
+    report.settings += " vkscan: " + describe(scanDevice) + ".";
 
     Gpu gpu(device);
-    if (options.validation && !gpu.impl().synchronizationValidation) {
-      throw Error(
-          "--validation: VK_LAYER_KHRONOS_validation with synchronization validation "
-          "(VK_EXT_validation_features) is not installed");
+    if (options.validation && !validationEnabled(device)) {
+      throw Error("--validation: VK_LAYER_KHRONOS_validation is not installed");
     }
     std::set<uint32_t> elementSizes;
     for (const Case& c : cases) elementSizes.insert(uint32_t(dataTypeSize(c.type)));
     Roofs roofs = calibrateRoof(gpu, elementSizes, options, report);
 
     progress("pipeline creation: cold, warm VkPipelineCache, warm Mesa disk cache");
-    report.pipeline = measurePipelines(scanOptions, options, cacheRoot);
+    report.pipeline = measurePipelines(scanOptions, options, cacheRoot, messages);
     report.pipelineMeasured = true;
     setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/main").c_str(), 1);
 
@@ -891,6 +903,8 @@ int run(const Options& options) {
       if (!result.failures.empty()) ++failures;
       report.cases.push_back(result);
     }
+    // The wrapped device reports through `device`, whose instance it shares.
+    messages += validationMessageCount(device);
   }
 
   report.settings += " At the end: " + loadAverage() + ".";
@@ -912,7 +926,6 @@ int run(const Options& options) {
     }
   }
   if (failures > 0) progress("%d case%s FAILED", failures, failures == 1 ? "" : "s");
-  uint64_t messages = detail::processValidationMessageCount();
   if (options.validation) {
     progress("validation: %llu message%s", static_cast<unsigned long long>(messages),
              messages == 1 ? "" : "s");

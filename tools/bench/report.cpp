@@ -59,10 +59,8 @@ std::string formatText(const Report& report) {
 
   if (report.pipelineMeasured) {
     const PipelineReport& p = report.pipeline;
-    out += format(
-        "Pipeline creation (%s, %u pipeline%s; lavapipe compiles at the first "
-        "dispatch):\n",
-        p.shape.c_str(), p.pipelines, p.pipelines == 1 ? "" : "s");
+    out += format("Pipeline creation (%s; lavapipe compiles at the first dispatch):\n",
+                  p.shape.c_str());
     out += firstUseLine("cold (fresh Device, empty Mesa disk cache):", p.cold);
     out += firstUseLine(
         format("warm VkPipelineCache (%zu B, empty disk cache):", p.cold.cacheBytes).c_str(),

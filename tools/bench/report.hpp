@@ -47,7 +47,7 @@ struct CaseResult {
 // First use of an operator on a fresh Device (lavapipe compiles at the first
 // dispatch, so that is where the cost shows).
 struct FirstUse {
-  double deviceMs = 0;          // Device constructor
+  double deviceMs = 0;          // createDevice()
   double createMs = 0;          // first createOperator
   double firstDispatchMs = 0;   // first submit + wait
   double steadyDispatchMs = 0;  // second submit + wait
@@ -62,7 +62,6 @@ struct RepeatTiming {
 
 struct PipelineReport {
   std::string shape;
-  uint32_t pipelines = 0;
   FirstUse cold;           // empty Mesa disk cache, no VkPipelineCache data
   FirstUse warmVkCache;    // empty Mesa disk cache, pipelineCacheData of `cold`
   FirstUse warmDiskCache;  // Mesa disk cache filled by `cold`, no VkPipelineCache data
