@@ -3,11 +3,11 @@
 # and cpu for every case, cases ordered by tensor size.
 #
 # Usage: scripts/plot-bench.sh [bench.csv [bench.png]]
-#   defaults: docs/bench/bench.csv and the same name with .png
+#   defaults: docs/bench/xeon/bench.csv and the same name with .png
 # Needs gnuplot; installs Debian's gnuplot-nox with apt-get when it is missing.
 set -eu
 
-csv=${1:-docs/bench/bench.csv}
+csv=${1:-docs/bench/xeon/bench.csv}
 png=${2:-${csv%.csv}.png}
 
 if ! command -v gnuplot >/dev/null 2>&1; then
