@@ -131,7 +131,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 #   runs of plans the other suites also record; 397 s of the step's 747.
 # - "vector words: every form gives the native device's bytes": each build's
 #   kernels against the native one's; 205 s of 714, the step's last case to
-#   end. "vector words: what each choice resolves to" makes the same devices.
+#   end.
 # - "realigned walks": kernels of their own, planned by the plan suite's case
 #   (60 s).
 # - "missing features: disableInt64 and disableFloat16 together": the device
@@ -147,7 +147,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 #   again, a check of the kernels (56 s).
 # And three of the eight test profiles, which between them take every host
 # path the others do: lavapipe's plans with push descriptors and
-# Load64Store32, GPU plans with Bits32, and the emulated variants bound
+# Load64Store32, GPU plans with Bits64, and the emulated variants bound
 # through device addresses. With all eight, a cold machine took 1719 s for
 # this step (its lib cases up to 598 s each), the release step 38 min.
 export VKSCAN_TEST_PROFILES=native,gpu-tuning,emulated-device-addresses
