@@ -63,11 +63,14 @@
 #include <string>
 #include <vector>
 
-// Symbols of the shared library's interface; everything else is hidden.
+// Symbols of the shared library's interface; everything else is hidden,
+// VKSCAN_HIDDEN marking the internal members of exported classes.
 #if defined(_WIN32)
 #define VKSCAN_API
+#define VKSCAN_HIDDEN
 #else
 #define VKSCAN_API __attribute__((visibility("default")))
+#define VKSCAN_HIDDEN __attribute__((visibility("hidden")))
 #endif
 
 namespace vkscan {
@@ -311,7 +314,7 @@ class VKSCAN_API Device {
 
  private:
   friend struct Access;
-  explicit Device(std::shared_ptr<Impl> impl) noexcept;
+  VKSCAN_HIDDEN explicit Device(std::shared_ptr<Impl> impl) noexcept;
   std::shared_ptr<Impl> impl_;
 };
 
@@ -371,7 +374,7 @@ class VKSCAN_API Operator {
  private:
   friend class Device;
   friend struct Device::Access;
-  explicit Operator(std::shared_ptr<const Impl> impl);
+  VKSCAN_HIDDEN explicit Operator(std::shared_ptr<const Impl> impl);
   std::shared_ptr<const Impl> impl_;
 };
 

@@ -33,7 +33,7 @@ uint64_t processValidationMessageCount() noexcept;
 
 }  // namespace detail
 
-struct Device::Impl {
+struct VKSCAN_HIDDEN Device::Impl {
   ~Impl();
 
   // Owned only when vkscan made them (createDevice()); an engine's are
@@ -82,7 +82,7 @@ struct Device::Impl {
 
 // vkscan's own code and tests reach a Device's internals through this
 // alone; it is not part of the public API.
-struct Device::Access {
+struct VKSCAN_HIDDEN Device::Access {
   static Device::Impl& impl(const Device& device) { return *device.impl_; }
   static std::weak_ptr<Device::Impl> weakImpl(const Device& device) { return device.impl_; }
   static Device wrap(std::shared_ptr<Device::Impl> impl) { return Device(std::move(impl)); }

@@ -14,7 +14,7 @@ namespace detail {
 std::string describeDispatch(const Dispatch& dispatch);
 }  // namespace detail
 
-struct Operator::Impl {
+struct VKSCAN_HIDDEN Operator::Impl {
   std::shared_ptr<Device::Impl> device;
   CumulativeSummationDesc desc;
   detail::Plan plan;
