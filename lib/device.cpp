@@ -272,8 +272,9 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
     impl.cpuThreads = detail::cpuThreadsFor(caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
                                             std::getenv("LP_NUM_THREADS"), detail::usableCpus());
   }
-  impl.tuning = detail::tuningFor(cpuLike, caps.subgroupSize, caps.maxComputeWorkGroupInvocations,
-                                  impl.cpuThreads);
+  impl.tuning =
+      detail::tuningFor(cpuLike ? detail::DeviceClass::Cpu : detail::DeviceClass::Gpu,
+                        caps.subgroupSize, caps.maxComputeWorkGroupInvocations, impl.cpuThreads);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (impl.capabilities.maxPushConstantsSize < sizeof(detail::ScanParams)) {
     throw Unsupported(

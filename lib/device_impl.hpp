@@ -9,7 +9,7 @@
 #include "cpu_threads.hpp"
 #include "operator_cache.hpp"
 #include "pipeline_cache.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "vulkan_api.hpp"
 
 namespace vkscan {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "device_impl.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 
 namespace vkscan {
 

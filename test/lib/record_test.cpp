@@ -11,7 +11,7 @@
 #include "descriptors.hpp"
 #include "device_buffer.hpp"
 #include "device_impl.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
