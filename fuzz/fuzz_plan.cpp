@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "plan_invariants.hpp"
 #include "problem.hpp"
 
@@ -84,15 +84,15 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
   std::fprintf(stderr,
                "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
                "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
-               "%u\ntuning: rows %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
+               "%u\ntuning: class %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
                "%llu shortfall %llu small %llu\n",
                static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
                list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
                list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
                static_cast<unsigned>(desc.axisDirection), desc.hasExclusiveSum, limits.subgroupSize,
                limits.maxWorkgroupInvocations, limits.maxWorkgroupCountX, limits.maxWorkgroupCountY,
-               tuning.rowsForContiguousAxes, tuning.rowsWorkgroupSize, tuning.chunkWorkgroupSize,
-               tuning.chunkWideWorkgroupSize,
+               static_cast<int>(tuning.deviceClass), tuning.rowsWorkgroupSize,
+               tuning.chunkWorkgroupSize, tuning.chunkWideWorkgroupSize,
                static_cast<unsigned long long>(tuning.chunkWideWorkgroupInvocations),
                static_cast<unsigned long long>(tuning.chunkTargetInvocations),
                static_cast<unsigned long long>(tuning.wholeLineInvocations),
@@ -134,12 +134,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
       data.ConsumeBool() ? 65535 : data.ConsumeIntegralInRange<uint32_t>(65535, UINT32_MAX);
   limits.maxWorkgroupCountY =
       data.ConsumeBool() ? 65535 : data.ConsumeIntegralInRange<uint32_t>(65535, UINT32_MAX);
-  bool cpuLike = data.ConsumeBool();
+  DeviceClass deviceClass = data.ConsumeBool() ? DeviceClass::Cpu : DeviceClass::Gpu;
   Tuning tuning;
   if (data.ConsumeBool()) {
-    // Speed-only knobs: any value must still give a valid plan.
-    tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, {});
-    tuning.rowsForContiguousAxes = data.ConsumeBool();
+    // Speed-only knobs: any value must still give a valid plan, under
+    // either planner (true: the GPU's, which has the rows kernels).
+    tuning = tuningFor(deviceClass, limits.subgroupSize, limits.maxWorkgroupInvocations, {});
+    tuning.deviceClass = data.ConsumeBool() ? DeviceClass::Gpu : DeviceClass::Cpu;
     tuning.chunkTargetInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
     tuning.chunkSmallProblem = data.ConsumeIntegralInRange<uint64_t>(0, uint64_t{1} << 24);
     tuning.wholeLineInvocations = data.ConsumeIntegralInRange<uint64_t>(1, uint64_t{1} << 24);
@@ -148,8 +149,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
   } else {
     // As many workers as CPUs: the other branch fuzzes the threshold they set.
     uint32_t threads = data.ConsumeIntegralInRange<uint32_t>(0, 256);
-    tuning =
-        tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, {threads, threads});
+    tuning = tuningFor(deviceClass, limits.subgroupSize, limits.maxWorkgroupInvocations,
+                       {threads, threads});
   }
 
   if (std::getenv("FUZZ_PLAN_PRINT") != nullptr) printCase(desc, limits, tuning);

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "plan.hpp"
+#include "plan/common.hpp"
 
 namespace vkscan::detail {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernel_binaries.hpp"
-#include "plan.hpp"
+#include "plan/common.hpp"
 #include "vulkan_api.hpp"
 
 namespace vkscan::detail {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "plan.hpp"
+#include "plan/common.hpp"
 #include "vulkan_api.hpp"
 
 namespace vkscan::detail {

@@ -209,8 +209,8 @@ void finishDeviceSetup(Device::Impl& impl, VkPipelineCache external,
     impl.cpuThreads = cpuThreadsFor(caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
                                     std::getenv("LP_NUM_THREADS"), usableCpus());
   }
-  impl.tuning =
-      tuningFor(cpuLike, caps.subgroupSize, caps.maxComputeWorkGroupInvocations, impl.cpuThreads);
+  impl.tuning = tuningFor(cpuLike ? DeviceClass::Cpu : DeviceClass::Gpu, caps.subgroupSize,
+                          caps.maxComputeWorkGroupInvocations, impl.cpuThreads);
   impl.vectorWords = vectorWords != nullptr ? *vectorWords : vectorWordsFor(caps);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (external != VK_NULL_HANDLE) {

@@ -12,7 +12,7 @@
 #include "device/vector_words.hpp"
 #include "operator/operator_cache.hpp"
 #include "pipeline_cache.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "vulkan_api.hpp"
 
 namespace vkscan {

@@ -8,8 +8,8 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "plan.hpp"
-#include "tuning.hpp"
+#include "plan/common.hpp"
+#include "tuning/tuning.hpp"
 
 namespace vkscan::detail {
 

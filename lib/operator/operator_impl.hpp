@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "device/device_impl.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 
 namespace vkscan {
 

@@ -96,13 +96,13 @@ TEST_CASE("cpu threads: llvmpipe's worker threads, from LP_NUM_THREADS and the u
 }
 
 TEST_CASE("cpu threads: the tuning keeps a subgroup per busy thread and blocks per worker") {
-  Tuning oversubscribed = tuningFor(true, 8, 1024, {4, 2});
+  Tuning oversubscribed = tuningFor(DeviceClass::Cpu, 8, 1024, {4, 2});
   CHECK(oversubscribed.wholeLineInvocations == 16);
   CHECK(oversubscribed.cpuWorkers == 4);
-  Tuning one = tuningFor(true, 8, 1024, {1, 1});
+  Tuning one = tuningFor(DeviceClass::Cpu, 8, 1024, {1, 1});
   CHECK(one.wholeLineInvocations == 8);
   CHECK(one.cpuWorkers == 1);
-  CHECK(tuningFor(false, 32, 1024, {4, 2}).cpuWorkers == 0);
+  CHECK(tuningFor(DeviceClass::Gpu, 32, 1024, {4, 2}).cpuWorkers == 0);
 }
 
 // Run by ctest also under LP_NUM_THREADS=0, 1, 3 and 40 (test/lib/CMakeLists.txt).

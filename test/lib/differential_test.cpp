@@ -15,7 +15,7 @@
 #include "descriptors.hpp"
 #include "device/device_impl.hpp"
 #include "host/headless_device.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
@@ -228,6 +228,8 @@ TEST_CASE("single pass with look-back: many tiles") {
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    // The CPU-device planner's path, on whatever device runs the test.
+    impl.tuning.deviceClass = detail::DeviceClass::Cpu;
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
     // Whatever blocks of workgroups this host's workers would take.
@@ -262,6 +264,8 @@ TEST_CASE("single pass with look-back: each block of workgroups walks its lines 
   for (test::Profile profile : test::testedProfiles({test::Profile::Native})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    // The CPU-device planner's path, on whatever device runs the test.
+    impl.tuning.deviceClass = detail::DeviceClass::Cpu;
     impl.tuning.chunkLookbackMaxElements = uint64_t{1} << 24;
     impl.tuning.wholeLineInvocations = UINT64_MAX;
     for (const auto& [workgroup, workers] : {std::pair<uint32_t, uint32_t>{8, 2}, {8, 3}, {2, 5}}) {
@@ -410,7 +414,7 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool chunkWalks =
-        !impl.tuning.rowsForContiguousAxes &&
+        impl.tuning.deviceClass == detail::DeviceClass::Cpu &&
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
     for (DataType type : kTypes) {
       uint32_t unit = static_cast<uint32_t>(32 / dataTypeSize(type));
@@ -642,6 +646,8 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    // The CPU-device planner's path, on whatever device runs the test.
+    impl.tuning.deviceClass = detail::DeviceClass::Cpu;
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkTouching = [&](const CumulativeSummationDesc& desc) {
       detail::Plan plan = planOn(impl, desc);
@@ -686,6 +692,8 @@ TEST_CASE("node barriers: whole interleaved lines, every type and mode") {
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    // The CPU-device planner's path, on whatever device runs the test.
+    impl.tuning.deviceClass = detail::DeviceClass::Cpu;
     impl.tuning.chunkNodeBarriers = true;
     impl.tuning.chunkTouchAheadStrideBytes = 2048;
     auto checkBarriers = [&](const CumulativeSummationDesc& desc) {
@@ -762,6 +770,8 @@ TEST_CASE("few interleaved whole lines in workgroups of a subgroup, every unit w
        test::testedProfiles({test::Profile::Native, test::Profile::Emulated})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    // The CPU-device planner's path, on whatever device runs the test.
+    impl.tuning.deviceClass = detail::DeviceClass::Cpu;
     impl.tuning.cpuWorkers = 2;
     impl.tuning.chunkWorkgroupSize = 32;
     impl.tuning.wholeLineInvocations = 16;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "vkscan/vkscan.hpp"
 
 namespace vkscan::test {

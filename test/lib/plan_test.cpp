@@ -1,7 +1,7 @@
 // The dispatch plan, without a device: a pure function of the descriptor
 // and the device's limits, checked for every subgroup size and limit class
 // vkscan may meet, on shapes up to 2^33 elements.
-#include "plan.hpp"
+#include "plan/plan.hpp"
 
 #include <doctest/doctest.h>
 
@@ -19,7 +19,7 @@ using namespace vkscan::detail;
 
 namespace {
 
-struct DeviceClass {
+struct DeviceModel {
   const char* name;
   bool cpuLike;
   uint32_t subgroupSize;
@@ -27,15 +27,16 @@ struct DeviceClass {
   CpuThreads cpuThreads;  // zeros for GPUs
 };
 
-const DeviceClass kDevices[] = {
+const DeviceModel kDevices[] = {
     {"lavapipe", true, 8, 1024, {2, 2}},   {"lavapipe-4", true, 4, 1024, {2, 2}},
     {"single-lane", true, 1, 128, {1, 1}}, {"mobile", false, 16, 128, {}},
     {"nvidia", false, 32, 1024, {}},       {"amd", false, 64, 1024, {}},
     {"wide", false, 128, 1024, {}},        {"tiny-gpu", false, 4, 128, {}},
 };
 
-Tuning tuningOf(const DeviceClass& device) {
-  return tuningFor(device.cpuLike, device.subgroupSize, device.maxInvocations, device.cpuThreads);
+Tuning tuningOf(const DeviceModel& device) {
+  return tuningFor(device.cpuLike ? DeviceClass::Cpu : DeviceClass::Gpu, device.subgroupSize,
+                   device.maxInvocations, device.cpuThreads);
 }
 
 // Invariants every plan must hold, whatever the device.
@@ -47,12 +48,12 @@ void checkInvariants(const CumulativeSummationDesc& desc, const Plan& plan,
   CHECK_MESSAGE(broken.empty(), lines);
 }
 
-Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device, const Tuning& tuning) {
+Plan planFor(const CumulativeSummationDesc& desc, const DeviceModel& device, const Tuning& tuning) {
   PlanLimits limits{device.subgroupSize, device.maxInvocations, 65535, 65535};
   return makePlan(normalize(desc), limits, tuning);
 }
 
-Plan planFor(const CumulativeSummationDesc& desc, const DeviceClass& device) {
+Plan planFor(const CumulativeSummationDesc& desc, const DeviceModel& device) {
   return planFor(desc, device, tuningOf(device));
 }
 
@@ -81,7 +82,7 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
       {{3, 20000, 2}, 1},
       {{16, 65536}, 1},
   };
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     for (const auto& [sizes, axis] : shapes) {
       for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
         for (bool reverse : {false, true}) {
@@ -105,7 +106,7 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
 
 TEST_CASE("plan: [1,1,3,4] is one dispatch without scratch on every device") {
   CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {1, 1, 3, 4}, 3);
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     std::string deviceName = device.name;
     CAPTURE(deviceName);
     Plan plan = planFor(desc, device);
@@ -116,7 +117,7 @@ TEST_CASE("plan: [1,1,3,4] is one dispatch without scratch on every device") {
 
 TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratch") {
   CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {1u << 24}, 0);
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     std::string deviceName = device.name;
     CAPTURE(deviceName);
     Plan plan = planFor(desc, device);
@@ -126,7 +127,7 @@ TEST_CASE("plan: long lines take reduce, carry and scan passes with small scratc
 }
 
 TEST_CASE("plan: chunks of lines contiguous along the axis go to neighbouring invocations") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   auto lineMajor = [](const Dispatch& d) {
     return (d.params.flags & VKSCAN_FLAG_LINE_MAJOR_CHUNKS) != 0u;
   };
@@ -147,7 +148,7 @@ TEST_CASE("plan: chunks of lines contiguous along the axis go to neighbouring in
   }
   // Columns: interleaved on a CPU device, a line per invocation on GPUs;
   // neighbouring lines stay side by side in both.
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     std::string deviceName = device.name;
     CAPTURE(deviceName);
     Plan columns = planFor(vkscan::test::packedDesc(DataType::Float32, {1u << 16, 256}, 0), device);
@@ -156,7 +157,7 @@ TEST_CASE("plan: chunks of lines contiguous along the axis go to neighbouring in
 }
 
 TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   for (uint32_t length : {4097u, 40000u, 65536u}) {
     CAPTURE(length);
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {length}, 0), lavapipe);
@@ -180,9 +181,9 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   CHECK(few.dispatches[0].pipeline.stage == Stage::ChunkScan);
   CHECK(few.dispatches[0].pipeline.workgroupSize == lavapipe.subgroupSize);
   CHECK(few.scratchBytes == 0);
-  // The look-back pass runs a subgroup per workgroup (see plan.cpp), also
+  // The look-back pass runs a subgroup per workgroup (see lib/plan/cpu.cpp), also
   // with many lines (which whole-line walks would take by default).
-  for (const DeviceClass& device : {kDevices[0], kDevices[1], kDevices[2]}) {
+  for (const DeviceModel& device : {kDevices[0], kDevices[1], kDevices[2]}) {
     Tuning tuning = tuningOf(device);
     tuning.wholeLineInvocations = UINT64_MAX;
     Plan many = planFor(vkscan::test::packedDesc(DataType::Float32, {32, 8192}, 1), device, tuning);
@@ -254,7 +255,7 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
   // Beyond 16 tiles, beyond 2^24 elements, interleaved lines and on GPUs:
   // three passes.
   for (const auto& [sizes, axis, device] :
-       {std::tuple<std::vector<uint32_t>, uint32_t, DeviceClass>{{65537}, 0, lavapipe},
+       {std::tuple<std::vector<uint32_t>, uint32_t, DeviceModel>{{65537}, 0, lavapipe},
         {{16, 65537}, 1, lavapipe},
         {{3, 9000, 16}, 1, lavapipe},
         {{5, 6000}, 1, kDevices[4]}}) {
@@ -265,8 +266,8 @@ TEST_CASE("plan: lines of 2 to 16 tiles are one look-back pass on a CPU device")
 }
 
 TEST_CASE("plan: CPU devices walk contiguous lines off vectors realigned, from three full nodes") {
-  const DeviceClass& lavapipe = kDevices[0];
-  auto stagesOf = [&](const CumulativeSummationDesc& desc, const DeviceClass& device) {
+  const DeviceModel& lavapipe = kDevices[0];
+  auto stagesOf = [&](const CumulativeSummationDesc& desc, const DeviceModel& device) {
     std::vector<Stage> stages;
     for (const Dispatch& d : planFor(desc, device).dispatches) stages.push_back(d.pipeline.stage);
     return stages;
@@ -298,7 +299,7 @@ TEST_CASE("plan: CPU devices walk contiguous lines off vectors realigned, from t
 }
 
 TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one pass") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   auto wholeLines = [](const Plan& plan, Stage stage, uint32_t shape) {
     REQUIRE(plan.dispatches.size() == 1);
     const Dispatch& d = plan.dispatches[0];
@@ -363,17 +364,17 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
   Plan longer = planFor(vkscan::test::packedDesc(DataType::Float32, {256, 65537}, 1), lavapipe);
   CHECK(longer.dispatches.size() >= 3);
   // The threshold follows the worker threads, up to chunkTargetInvocations.
-  CHECK(tuningFor(true, 8, 1024, {2, 2}).wholeLineInvocations == 16);
-  CHECK(tuningFor(true, 8, 1024, {64, 64}).wholeLineInvocations == 256);
-  CHECK(tuningFor(true, 8, 1024, {}).wholeLineInvocations == 256);
-  CHECK(tuningFor(true, 1, 128, {1, 1}).wholeLineInvocations == 1);
-  CHECK(tuningFor(false, 32, 1024, {2, 2}).wholeLineInvocations == uint64_t{1} << 16);
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 1024, {2, 2}).wholeLineInvocations == 16);
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 1024, {64, 64}).wholeLineInvocations == 256);
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 1024, {}).wholeLineInvocations == 256);
+  CHECK(tuningFor(DeviceClass::Cpu, 1, 128, {1, 1}).wholeLineInvocations == 1);
+  CHECK(tuningFor(DeviceClass::Gpu, 32, 1024, {2, 2}).wholeLineInvocations == uint64_t{1} << 16);
   // The last busy thread's subgroup may run short, never a lone thread's.
-  CHECK(tuningFor(true, 8, 1024, {2, 2}).wholeLineShortfall == 7);
-  CHECK(tuningFor(true, 4, 1024, {4, 4}).wholeLineShortfall == 3);
-  CHECK(tuningFor(true, 8, 1024, {4, 1}).wholeLineShortfall == 0);
-  CHECK(tuningFor(true, 8, 1024, {}).wholeLineShortfall == 0);
-  CHECK(tuningFor(false, 32, 1024, {2, 2}).wholeLineShortfall == 0);
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 1024, {2, 2}).wholeLineShortfall == 7);
+  CHECK(tuningFor(DeviceClass::Cpu, 4, 1024, {4, 4}).wholeLineShortfall == 3);
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 1024, {4, 1}).wholeLineShortfall == 0);
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 1024, {}).wholeLineShortfall == 0);
+  CHECK(tuningFor(DeviceClass::Gpu, 32, 1024, {2, 2}).wholeLineShortfall == 0);
   // A wholeLineInvocations of UINT64_MAX walks no line whole, whatever the
   // shortfall (256 groups of 16 columns, interleaved).
   Tuning never = tuningOf(lavapipe);
@@ -385,7 +386,7 @@ TEST_CASE("plan: enough lines of up to 65536 elements are walked whole, in one p
 TEST_CASE(
     "plan: few long rows on vectors are walked whole up to 2^20 elements, spread over the "
     "workers") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   // [16, 2^20] in three passes was 16 invocations of 2^16 elements reading
   // every element twice. Walked whole it is one level-5 walk per line, in
   // workgroups of a subgroup, so that both workers of the class get one.
@@ -427,14 +428,14 @@ TEST_CASE("plan: few interleaved lines walked whole spread over the workers") {
   // 512 columns in lanes of 16: 32 invocations, one workgroup of 32.
   CumulativeSummationDesc few = vkscan::test::packedDesc(DataType::Float32, {65536, 512}, 0);
   CumulativeSummationDesc more = vkscan::test::packedDesc(DataType::Float32, {4096, 1024}, 0);
-  for (const DeviceClass& cpu : {kDevices[0], kDevices[1]}) {
+  for (const DeviceModel& cpu : {kDevices[0], kDevices[1]}) {
     CAPTURE(cpu.name);
     Dispatch spread = scanOf(planFor(few, cpu));
     CHECK(spread.pipeline.workgroupSize == cpu.subgroupSize);
     CHECK(uint64_t{spread.groupsX} * spread.groupsY == 32 / cpu.subgroupSize);
     CHECK(scanOf(planFor(more, cpu)).pipeline.workgroupSize == tuningOf(cpu).chunkWorkgroupSize);
   }
-  const DeviceClass& gpu = kDevices[4];
+  const DeviceModel& gpu = kDevices[4];
   CHECK(planFor(few, gpu).dispatches.back().pipeline.workgroupSize ==
         tuningOf(gpu).chunkWorkgroupSize);
 }
@@ -447,7 +448,7 @@ TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
 }
 
 TEST_CASE("plan: contiguous chunk walks move 32-byte units where every node starts on one") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   auto walk = [&](DataType type, uint32_t rowLength, uint64_t bindingAlignment) {
     PlanLimits limits{lavapipe.subgroupSize, lavapipe.maxInvocations, 65535, 65535};
     limits.minStorageBufferOffsetAlignment = bindingAlignment;
@@ -473,7 +474,7 @@ TEST_CASE("plan: contiguous chunk walks move 32-byte units where every node star
 // extent of one vector, nothing between rows) move a unit's worth of rows
 // per access, lowest address first: backwards that is a group's last row.
 TEST_CASE("plan: interleaved rows of one vector, back to back, move in 32-byte units") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   PlanLimits limits{lavapipe.subgroupSize, lavapipe.maxInvocations, 65535, 65535};
   limits.minStorageBufferOffsetAlignment = 16;
   auto walk = [&](const CumulativeSummationDesc& desc) {
@@ -515,7 +516,7 @@ TEST_CASE("plan: interleaved rows of one vector, back to back, move in 32-byte u
 // lines left over one per invocation after them; GPUs keep a line per
 // invocation.
 TEST_CASE("plan: lines off vectors walk in scalar lanes on CPU devices, the rest one by one") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   auto stages = [](const Plan& plan) {
     std::vector<std::pair<Stage, bool>> result;
     for (const Dispatch& d : plan.dispatches) {
@@ -540,7 +541,7 @@ TEST_CASE("plan: lines off vectors walk in scalar lanes on CPU devices, the rest
         Walk{{Stage::ChunkScan, false}});
   CHECK(stages(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), lavapipe)) ==
         Walk{{Stage::ChunkScanInterleaved, false}});
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     if (device.cpuLike) continue;
     for (const Dispatch& d :
          planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4095}, 0), device).dispatches) {
@@ -554,7 +555,7 @@ TEST_CASE("plan: lines off vectors walk in scalar lanes on CPU devices, the rest
 // lines left over in lanes of one after them, where they are few; GPUs, and
 // inner extents with many lines left over, keep lanes of one vector.
 TEST_CASE("plan: whole groups of lines on vectors walk apart from a few lines left over") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   // Lane vectors of the scans that write the output (carry passes left out).
   auto laneVectors = [](const Plan& plan) {
     std::vector<uint32_t> result;
@@ -588,7 +589,7 @@ TEST_CASE("plan: whole groups of lines on vectors walk apart from a few lines le
         planFor(vkscan::test::packedDesc(DataType::Float32, {8, 4096, inner}, 1), lavapipe);
     CHECK(laneVectors(narrow) == std::vector<uint32_t>{1});
   }
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     if (device.cpuLike) continue;
     CHECK(laneVectors(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4100}, 0),
                               device)) == std::vector<uint32_t>{1});
@@ -596,7 +597,7 @@ TEST_CASE("plan: whole groups of lines on vectors walk apart from a few lines le
 }
 
 TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on a CPU device") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   auto workgroupOf = [](const Plan& plan) {
     REQUIRE(plan.dispatches.size() == 1);
     return plan.dispatches[0].pipeline.workgroupSize;
@@ -612,15 +613,15 @@ TEST_CASE("plan: chunk dispatches of many invocations run in wide workgroups on 
   CHECK(workgroupOf(planFor(vkscan::test::packedDesc(DataType::Float32, {64, 65536, 4}, 1),
                             lavapipe)) == 32);
   // Within the device's limit; GPUs keep their size.
-  CHECK(tuningFor(true, 8, 128, {2, 2}).chunkWideWorkgroupSize == 128);
-  for (const DeviceClass& gpu : {kDevices[3], kDevices[4], kDevices[5]}) {
+  CHECK(tuningFor(DeviceClass::Cpu, 8, 128, {2, 2}).chunkWideWorkgroupSize == 128);
+  for (const DeviceModel& gpu : {kDevices[3], kDevices[4], kDevices[5]}) {
     Tuning tuning = tuningOf(gpu);
     CHECK(tuning.chunkWideWorkgroupSize == tuning.chunkWorkgroupSize);
   }
 }
 
 TEST_CASE("plan: contiguous lines of at most 16 elements are one flat walk on a CPU device") {
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   auto segmentOf = [&](const CumulativeSummationDesc& desc) {
     Plan plan = planFor(desc, lavapipe);
     REQUIRE(plan.dispatches.size() == 1);
@@ -682,12 +683,12 @@ TEST_CASE("plan: every type interleaves four vectors of lines where they divide 
 }
 
 TEST_CASE("plan: whole interleaved lines on CPU devices, a workgroup per worker, node barriers") {
-  auto scanOf = [](std::vector<uint32_t> sizes, const DeviceClass& device) {
+  auto scanOf = [](std::vector<uint32_t> sizes, const DeviceModel& device) {
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, sizes, 0), device);
     REQUIRE(!plan.dispatches.empty());
     return plan.dispatches.back();
   };
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   // 256 groups of 16 columns: two workgroups of 128.
   Dispatch square = scanOf({4096, 4096}, lavapipe);
   CHECK(square.pipeline.stage == Stage::ChunkScanInterleaved);
@@ -725,20 +726,20 @@ TEST_CASE("plan: whole interleaved lines on CPU devices, a workgroup per worker,
     CHECK(plan.dispatches.back().pipeline.stage == Stage::ChunkScanInterleaved);
     CHECK(!plan.dispatches.back().pipeline.nodeBarrier);
   }
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     if (!device.cpuLike) CHECK(!scanOf({4096, 4096}, device).pipeline.nodeBarrier);
   }
 }
 
 TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 KiB apart or more") {
   auto touches = [](DataType type, std::vector<uint32_t> sizes, uint32_t axis,
-                    const DeviceClass& device) {
+                    const DeviceModel& device) {
     Plan plan = planFor(vkscan::test::packedDesc(type, sizes, axis), device);
     bool any = false;
     for (const Dispatch& d : plan.dispatches) any = any || d.pipeline.touchAhead;
     return any;
   };
-  const DeviceClass& lavapipe = kDevices[0];
+  const DeviceModel& lavapipe = kDevices[0];
   CHECK(touches(DataType::Float32, {4096, 4096}, 0, lavapipe));  // 16 KiB
   CHECK(touches(DataType::Float32, {100, 512}, 0, lavapipe));    // 2 KiB
   CHECK(touches(DataType::Float16, {100, 1024}, 0, lavapipe));   // 2 KiB
@@ -754,7 +755,7 @@ TEST_CASE("plan: interleaved walks touch ahead on CPU devices where rows lie 2 K
   CHECK(chunked.dispatches.front().pipeline.stage == Stage::ChunkReduceInterleaved);
   CHECK(chunked.dispatches.front().pipeline.touchAhead);
   CHECK(chunked.dispatches.back().pipeline.touchAhead);
-  for (const DeviceClass& device : kDevices) {
+  for (const DeviceModel& device : kDevices) {
     if (!device.cpuLike) CHECK(!touches(DataType::Float32, {4096, 4096}, 0, device));
   }
 }
@@ -768,7 +769,7 @@ TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
 }
 
 TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and the range allow") {
-  auto plan = [](const CumulativeSummationDesc& desc, const DeviceClass& device, bool push,
+  auto plan = [](const CumulativeSummationDesc& desc, const DeviceModel& device, bool push,
                  uint64_t range, uint64_t alignment = 64) {
     PlanLimits limits{
         device.subgroupSize, device.maxInvocations, 65535, 65535, push, range, alignment};
@@ -862,8 +863,8 @@ TEST_CASE("plan regression: splitting into pieces is bounded, not out of memory"
 
 // The limits and tuning of the fuzz cases that found these (fuzz/regressions/
 // plan/chunk-valid-count-wraps and gid-wrap-32bit, replayed by CI's fuzz
-// step), with either device kind's defaults: the device classes above plan
-// neither descriptor into the shape that broke. Returns the plans made;
+// step), with either device class's defaults under the fuzzed class's planner:
+// the devices above plan neither descriptor into the shape that broke. Returns the plans made;
 // `refused` gets the field each refusal names.
 template <typename Check>
 int planWithFuzzTuning(const CumulativeSummationDesc& desc, const PlanLimits& limits,
@@ -871,8 +872,9 @@ int planWithFuzzTuning(const CumulativeSummationDesc& desc, const PlanLimits& li
   int planned = 0;
   for (bool cpuLike : {false, true}) {
     CAPTURE(cpuLike);
-    Tuning tuning = tuningFor(cpuLike, limits.subgroupSize, limits.maxWorkgroupInvocations, {});
-    tuning.rowsForContiguousAxes = fuzzed.rowsForContiguousAxes;
+    Tuning tuning = tuningFor(cpuLike ? DeviceClass::Cpu : DeviceClass::Gpu, limits.subgroupSize,
+                              limits.maxWorkgroupInvocations, {});
+    tuning.deviceClass = fuzzed.deviceClass;
     tuning.chunkTargetInvocations = fuzzed.chunkTargetInvocations;
     tuning.chunkSmallProblem = fuzzed.chunkSmallProblem;
     tuning.wholeLineInvocations = fuzzed.wholeLineInvocations;
@@ -896,7 +898,7 @@ TEST_CASE("plan regression: lines x chunks of exactly 2^32 cannot wrap to 0") {
       vkscan::test::packedDesc(DataType::Float16, {8, 1705022507, 1, 5, 4955}, 4, true);
   PlanLimits limits{32, 1024, 615781057, 1372116003};
   Tuning fuzzed{};
-  fuzzed.rowsForContiguousAxes = false;
+  fuzzed.deviceClass = DeviceClass::Cpu;
   fuzzed.chunkTargetInvocations = 256;
   fuzzed.chunkSmallProblem = 16384;
   fuzzed.wholeLineInvocations = 256;
@@ -919,7 +921,7 @@ TEST_CASE("plan regression: grid padding cannot wrap the 32-bit invocation index
   desc.input.strides = {16777216, 296, 61, 0, 0};
   PlanLimits limits{1, 128, 65535, 65535};
   Tuning fuzzed{};
-  fuzzed.rowsForContiguousAxes = true;
+  fuzzed.deviceClass = DeviceClass::Gpu;
   fuzzed.chunkTargetInvocations = 65536;
   fuzzed.chunkSmallProblem = 16384;
   fuzzed.wholeLineInvocations = 65536;

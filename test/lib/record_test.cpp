@@ -13,7 +13,7 @@
 #include "device/device_impl.hpp"
 #include "host/device_buffer.hpp"
 #include "host/headless_device.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"

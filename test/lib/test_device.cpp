@@ -116,10 +116,10 @@ Device makeDevice(Profile profile) {
       break;
     case Profile::GpuTuning:
     case Profile::EmulatedGpuTuning:
-      tuning = detail::tuningFor(false, 32, 1024, {});
+      tuning = detail::tuningFor(detail::DeviceClass::Gpu, 32, 1024, {});
       break;
     case Profile::SmallWorkgroups:
-      tuning = detail::tuningFor(false, 4, 128, {});
+      tuning = detail::tuningFor(detail::DeviceClass::Gpu, 4, 128, {});
       break;
     case Profile::ManyPasses:
       // Also: the input through storage buffers where Native reads it

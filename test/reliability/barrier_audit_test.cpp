@@ -221,7 +221,7 @@ TEST_CASE("barrier audit: every conflicting pair of passes is separated by a bar
   // by up to a subgroup less one.
   native.wholeLineInvocations = std::max<uint64_t>(native.wholeLineInvocations, 16);
   native.wholeLineShortfall = 0;
-  const detail::Tuning gpu = detail::tuningFor(false, 32, 1024, {});
+  const detail::Tuning gpu = detail::tuningFor(detail::DeviceClass::Gpu, 32, 1024, {});
   int dispatches = 0, conflicts = 0, fills = 0;
   for (const detail::Tuning& tuning : {native, gpu}) {
     impl.tuning = tuning;

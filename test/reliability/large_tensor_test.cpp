@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "device/device_impl.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 #include "problem.hpp"
 #include "reliability_util.hpp"
 #include "test_device.hpp"

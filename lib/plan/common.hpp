@@ -1,15 +1,13 @@
-// The dispatch plan: which kernels, how many passes, workgroup counts and the
-// scratch layout. A pure function of the normalised problem and the device's
-// limits, so it is unit-tested without a device.
+// The plan's data types, shared by both planners and by everything that
+// records a plan: stages, pipeline keys, dispatches, the device's limits.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+#include <vkscan/vkscan.hpp>
 
-#include "problem.hpp"
 #include "scan_params.h"
-#include "tuning.hpp"
 
 namespace vkscan::detail {
 
@@ -35,6 +33,13 @@ enum class Stage : uint8_t {
 
 inline bool isLookback(Stage stage) {
   return stage == Stage::ChunkLookback || stage == Stage::ChunkLookbackRealigned;
+}
+
+inline bool isChunkStage(Stage stage) {
+  return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
+         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved ||
+         stage == Stage::ChunkReduceRealigned || stage == Stage::ChunkScanRealigned ||
+         isLookback(stage);
 }
 
 const char* stageName(Stage stage) noexcept;
@@ -174,7 +179,7 @@ struct PlanLimits {
   uint64_t maxStorageBufferRange = 0;
   uint64_t minStorageBufferOffsetAlignment = 1;
 
-  // Every field (a new one must join tied() in plan.cpp).
+  // Every field (a new one must join tied() in common.cpp).
   bool operator==(const PlanLimits& other) const noexcept;
   bool operator!=(const PlanLimits& other) const noexcept { return !(*this == other); }
 };
@@ -183,8 +188,5 @@ struct Plan {
   std::vector<Dispatch> dispatches;  // in order; a barrier separates each pair
   uint64_t scratchBytes = 0;
 };
-
-// Throws InvalidArgument if the problem cannot be planned within the limits.
-Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning);
 
 }  // namespace vkscan::detail
