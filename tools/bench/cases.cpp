@@ -118,4 +118,23 @@ std::vector<Case> caseMatrix(bool quick) {
   return cases;
 }
 
+std::vector<Case> gpuMatrix(bool quick) {
+  using T = DataType;
+  // Quick: the same kinds of shape at 1/256 the elements or less, within
+  // lavapipe's 128 MiB storage-buffer range and a few seconds each.
+  auto pick = [quick](uint32_t full, uint32_t small) { return quick ? small : full; };
+  const uint32_t side = pick(16384, 1024);
+  return {
+      {"1d_1m", T::Float32, {pick(1u << 20, 1u << 16)}, 0},
+      {"1d_16m", T::Float32, {pick(1u << 24, 1u << 18)}, 0},
+      {"1d_256m", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
+      {"1d_128m_u64", T::UInt64, {pick(1u << 27, 1u << 19)}, 0},
+      {"1d_256m_f16", T::Float16, {pick(1u << 28, 1u << 20)}, 0},
+      {"rows_16k", T::Float32, {side, side}, 1},
+      {"columns_16k", T::Float32, {side, side}, 0},
+      {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
+      {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
+  };
+}
+
 }  // namespace vkscan::bench

@@ -33,5 +33,8 @@ struct Case {
 
 // --quick shrinks every shape so the whole run is a smoke test.
 std::vector<Case> caseMatrix(bool quick);
+// --gpu-matrix: the shapes a GPU is judged on (issue 47), 1-D up to 2^28
+// elements; --quick shrinks them to what lavapipe runs in seconds.
+std::vector<Case> gpuMatrix(bool quick);
 
 }  // namespace vkscan::bench

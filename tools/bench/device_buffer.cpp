@@ -18,9 +18,24 @@ uint32_t hostVisibleMemoryType(const VkPhysicalDeviceMemoryProperties& memory, u
   throw Unsupported("no host-visible, coherent memory type can hold a storage buffer");
 }
 
+uint32_t deviceLocalMemoryType(const VkPhysicalDeviceMemoryProperties& memory, uint32_t allowed) {
+  // A type the host cannot see first: on a discrete GPU that is its own
+  // memory, where a host-visible device-local type may be a small BAR window.
+  for (bool hostVisibleToo : {false, true}) {
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+      const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+      if ((allowed & (1u << i)) && (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+          (hostVisibleToo || !(flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)))
+        return i;
+    }
+  }
+  throw Unsupported("no device-local memory type can hold a storage buffer");
+}
+
 }  // namespace
 
-DeviceBuffer::DeviceBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags extraUsage)
+DeviceBuffer::DeviceBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags extraUsage,
+                           Placement placement)
     : gpu_(gpu), size_(size == 0 ? 16 : size) {
   const VolkDeviceTable& vk = gpu.vk();
   VkDevice device = gpu.device();
@@ -37,11 +52,15 @@ DeviceBuffer::DeviceBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags
     flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
     auto allocate = vkStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &flags);
     allocate.allocationSize = requirements.size;
+    const bool hostVisible = placement == Placement::HostVisible;
     allocate.memoryTypeIndex =
-        hostVisibleMemoryType(gpu.memoryProperties(), requirements.memoryTypeBits);
+        hostVisible ? hostVisibleMemoryType(gpu.memoryProperties(), requirements.memoryTypeBits)
+                    : deviceLocalMemoryType(gpu.memoryProperties(), requirements.memoryTypeBits);
     check(vk.vkAllocateMemory(device, &allocate, nullptr, &memory_), "vkAllocateMemory");
     check(vk.vkBindBufferMemory(device, buffer_, memory_, 0), "vkBindBufferMemory");
-    check(vk.vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+    if (hostVisible) {
+      check(vk.vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+    }
     uint64_t texels = size_ / 16;
     if ((extraUsage & VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT) != 0 && texels > 0 &&
         texels <= gpu.capabilities().maxTexelBufferElements) {

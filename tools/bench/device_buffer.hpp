@@ -1,5 +1,6 @@
-// A host-visible buffer with a device address: what the benchmark fills,
-// binds to vkscan and to its own kernels, and reads back.
+// A buffer with a device address: what the benchmark fills, binds to vkscan
+// and to its own kernels, and reads back, in host-visible memory (mapped) or
+// in device-local memory (reached by Gpu::upload() and Gpu::download()).
 #pragma once
 
 #include <vkscan/vkscan.hpp>
@@ -18,14 +19,16 @@ class DeviceBuffer {
   // maxTexelBufferElements allows. Memory is allocated with
   // VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, as vkscan requires. Throws
   // VulkanError on a failed call (nothing is left allocated) and Unsupported
-  // when no host-visible memory type fits. `gpu` must outlive the buffer.
-  DeviceBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags extraUsage = 0);
+  // when no memory type of `placement` fits. `gpu` must outlive the buffer.
+  DeviceBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags extraUsage = 0,
+               Placement placement = Placement::HostVisible);
   ~DeviceBuffer();
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   VkBuffer buffer() const noexcept { return buffer_; }
   VkDeviceSize size() const noexcept { return size_; }
+  // Null for Placement::DeviceLocal.
   void* mapped() const noexcept { return mapped_; }
   VkBufferView texelView() const noexcept { return texelView_; }
   BufferBinding binding() const noexcept { return {buffer_, 0, size_}; }

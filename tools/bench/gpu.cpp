@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "device_buffer.hpp"
@@ -64,6 +65,26 @@ VkPhysicalDeviceMemoryProperties memoryPropertiesOf(const Device& device) {
   return memory;
 }
 
+// Device-local memory the host cannot map, or a device that is a GPU: the
+// tensors then go to device-local memory (Gpu::tensorPlacement()).
+bool wantsDeviceLocal(const DeviceCapabilities& caps,
+                      const VkPhysicalDeviceMemoryProperties& memory) {
+  if (caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ||
+      caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU)
+    return true;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+    if ((flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+        !(flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      return true;
+  }
+  return false;
+}
+
+// One staging chunk: large enough that a GiB tensor takes a few dozen
+// submissions, small enough to stay a modest pinned host allocation.
+constexpr VkDeviceSize kStagingBytes = 64ull << 20;
+
 VkPipeline createComputePipeline(const VolkDeviceTable& vk, VkDevice device, const uint32_t* words,
                                  size_t wordCount, VkPipelineLayout layout,
                                  const VkSpecializationInfo* specialization) {
@@ -114,7 +135,9 @@ Gpu::Gpu(const Device& device, const VolkDeviceTable& vk)
       queue_(device.queue()),
       queueFamilyIndex_(device.queueFamilyIndex()),
       capabilities_(vkscan::capabilities(device)),
-      memory_(memoryPropertiesOf(device)) {
+      memory_(memoryPropertiesOf(device)),
+      placement_(wantsDeviceLocal(capabilities_, memory_) ? Placement::DeviceLocal
+                                                          : Placement::HostVisible) {
   // A destructor does not run for a constructor that throws.
   try {
     createObjects();
@@ -177,6 +200,7 @@ void Gpu::createObjects() {
 }
 
 Gpu::~Gpu() {
+  staging_.reset();
   destroyObjects();
 }
 
@@ -387,6 +411,48 @@ Sample Gpu::submit(TimedCommands& commands) {
   sample.gpuNs = double(stamps[1] - stamps[0]) * double(capabilities_.timestampPeriod);
   sample.wallNs = std::chrono::duration<double, std::nano>(end - start).count();
   return sample;
+}
+
+void Gpu::stage(VkDeviceSize bytes, const ChunkCopy& copy) {
+  const VkDeviceSize chunk = std::min(bytes, kStagingBytes);
+  if (!staging_ || staging_->size() < chunk) {
+    staging_.reset();
+    staging_ = std::make_unique<DeviceBuffer>(*this, chunk);
+  }
+  for (VkDeviceSize offset = 0; offset < bytes; offset += chunk) {
+    copy(*staging_, offset, std::min(chunk, bytes - offset));
+  }
+}
+
+void Gpu::upload(const DeviceBuffer& buffer, const void* data, VkDeviceSize bytes) {
+  if (buffer.mapped() != nullptr) {
+    std::memcpy(buffer.mapped(), data, bytes);
+    return;
+  }
+  stage(bytes, [&](const DeviceBuffer& staging, VkDeviceSize offset, VkDeviceSize size) {
+    std::memcpy(staging.mapped(), static_cast<const uint8_t*>(data) + offset, size);
+    // record() orders the copy after earlier work and its writes before later work.
+    auto commands = record([&](VkCommandBuffer commandBuffer) {
+      VkBufferCopy region{0, offset, size};
+      vk_.vkCmdCopyBuffer(commandBuffer, staging.buffer(), buffer.buffer(), 1, &region);
+    });
+    submit(*commands);
+  });
+}
+
+void Gpu::download(const DeviceBuffer& buffer, void* data, VkDeviceSize bytes) {
+  if (buffer.mapped() != nullptr) {
+    std::memcpy(data, buffer.mapped(), bytes);
+    return;
+  }
+  stage(bytes, [&](const DeviceBuffer& staging, VkDeviceSize offset, VkDeviceSize size) {
+    auto commands = record([&](VkCommandBuffer commandBuffer) {
+      VkBufferCopy region{offset, 0, size};
+      vk_.vkCmdCopyBuffer(commandBuffer, buffer.buffer(), staging.buffer(), 1, &region);
+    });
+    submit(*commands);  // ends with a barrier to host reads
+    std::memcpy(static_cast<uint8_t*>(data) + offset, staging.mapped(), size);
+  });
 }
 
 }  // namespace vkscan::bench

@@ -20,6 +20,13 @@ namespace vkscan::bench {
 
 class DeviceBuffer;
 
+// Where a buffer's memory lives. On a discrete GPU a host-visible type may be
+// system memory read over PCIe, which would make every figure a bus figure.
+enum class Placement {
+  HostVisible,  // mapped; coherent, cached where offered
+  DeviceLocal,  // not mapped; device-local, not host-visible where offered
+};
+
 // The longest the benchmark waits for one submission.
 inline constexpr uint64_t kSubmitTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
@@ -68,6 +75,20 @@ class Gpu {
   const DeviceCapabilities& capabilities() const { return capabilities_; }
   const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memory_; }
   VkDeviceAddress address(const DeviceBuffer& buffer) const;
+
+  // Where the benchmark's tensors, copies and scratch live: device-local on
+  // a discrete or integrated GPU or where device-local memory is hidden from
+  // the host, host-visible elsewhere (lavapipe's one memory type is both, and
+  // its figures stay those of mapped buffers); set() overrides the choice.
+  Placement tensorPlacement() const { return placement_; }
+  void setTensorPlacement(Placement placement) { placement_ = placement; }
+  // Copies `bytes` from `data` to the start of `buffer` (download(): from
+  // `buffer` to `data`): a memcpy where the buffer is mapped, else through a
+  // host-visible staging buffer and vkCmdCopyBuffer, in chunks, each waited
+  // for. Ordered after every earlier submission and before every later one.
+  // Throws VulkanError on a failed call.
+  void upload(const DeviceBuffer& buffer, const void* data, VkDeviceSize bytes);
+  void download(const DeviceBuffer& buffer, void* data, VkDeviceSize bytes);
 
   // How a kernel of the benchmark reaches its buffers: device addresses in
   // the push constants, two storage buffers in set 0 (bufferPair()), or a
@@ -118,6 +139,9 @@ class Gpu {
   VkPipelineLayout layoutFor(Bindings bindings) const;
   VkDescriptorSet allocateSet(VkDescriptorSetLayout layout);
   void destroyObjects() noexcept;
+  // Runs `copy(staging, offset, chunkBytes)` for each staging-sized chunk.
+  using ChunkCopy = std::function<void(const DeviceBuffer&, VkDeviceSize, VkDeviceSize)>;
+  void stage(VkDeviceSize bytes, const ChunkCopy& copy);
 
   VolkDeviceTable vk_;
   VkDevice device_;
@@ -135,6 +159,8 @@ class Gpu {
   VkPipelineLayout texelLayout_ = VK_NULL_HANDLE;  // set 0 (texel source) + push constants
   VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
   std::map<std::tuple<const uint32_t*, uint32_t, bool>, VkPipeline> pipelines_;
+  Placement placement_ = Placement::HostVisible;
+  std::unique_ptr<DeviceBuffer> staging_;  // made at the first staged transfer
 };
 
 }  // namespace vkscan::bench

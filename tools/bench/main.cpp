@@ -62,6 +62,16 @@ Options:
   --validation  run under the Khronos validation layer with synchronization validation
                 (which must be installed) and fail on any message it reports; a check
                 of the benchmark's own Vulkan use, whose timings it makes meaningless
+  --gpu-matrix  the GPU matrix of issue 47 instead of the default cases: 1-D FLOAT32 2^20,
+                2^24, 2^28, UINT64 2^27, FLOAT16 2^28, [16384,16384] along each axis,
+                [2^24,16] along 1 and latency [1,1,3,4] (--quick: smaller stand-ins);
+                each case also times vkCmdCopyBuffer of its bytes, the CPU scan is not
+                timed (its reference still checks every result), and --csv prints
+                the matrix's own columns
+  --device-local
+                tensors in device-local memory, filled and read back through a staging
+                buffer, even where the device is no GPU (default on a discrete or
+                integrated GPU, or where device-local memory is hidden from the host)
   --txt FILE    also write the text report to FILE
   --help        this text
 
@@ -81,6 +91,8 @@ struct Options {
   bool int64Free = false;
   bool float16Free = false;
   bool validation = false;
+  bool gpuMatrix = false;
+  bool deviceLocal = false;
   std::string txtPath;
 };
 
@@ -157,6 +169,10 @@ Options parseOptions(int argc, char** argv) {
       options.float16Free = true;
     } else if (arg == "--validation") {
       options.validation = true;
+    } else if (arg == "--gpu-matrix") {
+      options.gpuMatrix = true;
+    } else if (arg == "--device-local") {
+      options.deviceLocal = true;
     } else {
       throw UsageError("unknown option '" + arg + "'");
     }
@@ -421,10 +437,13 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
                     Report& report) {
   const uint64_t bytes = options.quick ? (4u << 20) : (64u << 20);
   report.roofBytes = bytes;
-  DeviceBuffer src(gpu, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  DeviceBuffer dst(gpu, bytes);
-  auto* fill = static_cast<uint32_t*>(src.mapped());
+  DeviceBuffer src(gpu, bytes, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, gpu.tensorPlacement());
+  DeviceBuffer dst(gpu, bytes, 0, gpu.tensorPlacement());
+  std::vector<uint32_t> fill(bytes / 4);
   for (uint64_t i = 0; i < bytes / 4; ++i) fill[i] = uint32_t(i * 2654435761u);
+  gpu.upload(src, fill.data(), bytes);
+  const std::vector<uint32_t> zeros(bytes / 4, 0);
+  std::vector<uint32_t> copied(bytes / 4);
 
   Roofs chosen;
   for (uint32_t elementBytes : elementSizes) {
@@ -445,9 +464,10 @@ Roofs calibrateRoof(Gpu& gpu, const std::set<uint32_t>& elementSizes, const Opti
       }));
       TimedCommands* timed = commands.back().get();
       // Compile, and prove the copy copies before timing it.
-      std::memset(dst.mapped(), 0, bytes);
+      gpu.upload(dst, zeros.data(), bytes);
       gpu.submit(*timed);
-      if (std::memcmp(dst.mapped(), src.mapped(), bytes) != 0) {
+      gpu.download(dst, copied.data(), bytes);
+      if (copied != fill) {
         throw Error("roof kernel '" + candidate.kernel.name + "' (wg " +
                     std::to_string(candidate.workgroupSize) + ") does not copy correctly");
       }
@@ -549,7 +569,8 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   const uint64_t bytes = c.bytes();
   const uint64_t allocation = roundUp16(c.desc().input.totalBytes());
 
-  std::vector<uint8_t> input(allocation), expected(allocation), cpuOut(allocation);
+  std::vector<uint8_t> input(allocation), expected(allocation);
+  std::vector<uint8_t> cpuOut(options.gpuMatrix ? 0 : allocation);
   fillInput(c, input.data(), seed);
   referenceScan(c, input.data(), expected.data());
 
@@ -558,14 +579,18 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   result.dispatches = op.dispatchCount();
 
   // With a texel view, for vkscan's kernels and the texel family of copies.
-  DeviceBuffer in(gpu, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  std::memcpy(in.mapped(), input.data(), allocation);
-  std::unique_ptr<DeviceBuffer> pristine, out, naiveOut, scratch;
+  const Placement placement = gpu.tensorPlacement();
+  auto tensor = [&](VkDeviceSize size) {
+    return std::make_unique<DeviceBuffer>(gpu, size, 0, placement);
+  };
+  DeviceBuffer in(gpu, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, placement);
+  gpu.upload(in, input.data(), allocation);
+  std::unique_ptr<DeviceBuffer> pristine, out, naiveOut, scratch, transferOut;
   if (c.inPlace) {
-    pristine = std::make_unique<DeviceBuffer>(gpu, allocation);
-    std::memcpy(pristine->mapped(), input.data(), allocation);
+    pristine = tensor(allocation);
+    gpu.upload(*pristine, input.data(), allocation);
   } else {
-    out = std::make_unique<DeviceBuffer>(gpu, allocation);
+    out = tensor(allocation);
   }
   std::vector<RoofChoice> roofChoices;
   for (const RoofChoice& choice : roofs.at(uint32_t(dataTypeSize(c.type)))) {
@@ -575,14 +600,17 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   }
   std::vector<std::unique_ptr<DeviceBuffer>> roofOuts;
   for (size_t i = 0; i < roofChoices.size(); ++i) {
-    roofOuts.push_back(std::make_unique<DeviceBuffer>(gpu, allocation));
+    roofOuts.push_back(tensor(allocation));
   }
   size_t naiveWords = 0;
   const uint32_t* naiveSpirv =
       naiveKernel(c.type, gpu.capabilities().storageBuffer16BitAccess, naiveWords);
   bool naiveRuns = naiveSpirv != nullptr && c.axisLen() <= kLoopLimit;
-  if (naiveRuns) naiveOut = std::make_unique<DeviceBuffer>(gpu, allocation);
-  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(gpu, op.scratchSize());
+  if (naiveRuns) naiveOut = tensor(allocation);
+  if (op.scratchSize() > 0) scratch = tensor(op.scratchSize());
+  // The GPU matrix's second roof: the driver's copy of the same bytes.
+  const bool timeTransfer = options.gpuMatrix;
+  if (timeTransfer) transferOut = tensor(allocation);
 
   const BufferBinding inBinding = in.binding();
   const BufferBinding outBinding = c.inPlace ? inBinding : out->binding();
@@ -601,6 +629,13 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   for (size_t i = 0; i < roofChoices.size(); ++i) {
     roofCommands.push_back(gpu.record(
         [&](VkCommandBuffer cb) { recordRoof(gpu, cb, roofChoices[i], in, *roofOuts[i], bytes); }));
+  }
+  std::unique_ptr<TimedCommands> transferCommands;
+  if (timeTransfer) {
+    transferCommands = gpu.record([&](VkCommandBuffer cb) {
+      VkBufferCopy region{0, 0, bytes};
+      gpu.vk().vkCmdCopyBuffer(cb, in.buffer(), transferOut->buffer(), 1, &region);
+    });
   }
   std::unique_ptr<TimedCommands> naiveCommands;
   if (naiveRuns) {
@@ -633,17 +668,26 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
     TimedCommands* timed = commands.get();
     methods.push_back({"roof", [&gpu, timed] { return gpu.submit(*timed); }, {}});
   }
+  const size_t transferMethod = methods.size();
+  if (timeTransfer) {
+    methods.push_back({"vkCmdCopyBuffer", [&] { return gpu.submit(*transferCommands); }, {}});
+  }
   const size_t naiveMethod = methods.size();
   if (naiveRuns) methods.push_back({"naive", [&] { return gpu.submit(*naiveCommands); }, {}});
-  methods.push_back({"cpu",
-                     [&] {
-                       if (c.inPlace) std::memcpy(cpuOut.data(), input.data(), allocation);
-                       auto start = Clock::now();
-                       cpuScan(c, c.inPlace ? cpuOut.data() : input.data(), cpuOut.data());
-                       double ns = nsSince(start);
-                       return Sample{ns, ns};
-                     },
-                     {}});
+  // The GPU matrix times no CPU scan: at 2^28 elements its rounds would take
+  // a minute of the GPU check's budget to measure what no GPU user compares.
+  const bool timeCpu = !options.gpuMatrix;
+  if (timeCpu) {
+    methods.push_back({"cpu",
+                       [&] {
+                         if (c.inPlace) std::memcpy(cpuOut.data(), input.data(), allocation);
+                         auto start = Clock::now();
+                         cpuScan(c, c.inPlace ? cpuOut.data() : input.data(), cpuOut.data());
+                         double ns = nsSince(start);
+                         return Sample{ns, ns};
+                       },
+                       {}});
+  }
   result.repetitions = runRoundRobin(methods, timingFor(options, c));
 
   result.vkscanNs = methods[0].medianGpu();
@@ -659,24 +703,44 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   result.roofKernel = roof.kernel.name + " wg " + std::to_string(roof.workgroupSize);
   result.roofNs = median(roofNs);
   result.ratioSpread = pairedRatios(roofNs, methods[0].gpuNs());
-  if (naiveRuns) result.naiveNs = methods[naiveMethod].medianGpu();
-  result.cpuNs = methods.back().medianGpu();
-
-  const void* vkscanOut = c.inPlace ? in.mapped() : out->mapped();
-  Check check = checkExact(c, input.data(), expected.data(), vkscanOut);
-  if (!check.ok) result.failures.push_back("vkscan: " + check.message);
-  for (size_t i = 0; i < roofChoices.size(); ++i) {
-    if (std::memcmp(roofOuts[i]->mapped(), in.mapped(), bytes) != 0) {
-      result.failures.push_back("roof " + roofChoices[i].kernel.name +
-                                ": the copy differs from its source");
-    }
+  if (timeTransfer) {
+    const std::vector<double> transferNs = methods[transferMethod].gpuNs();
+    result.transferNs = median(transferNs);
+    result.transferSpread = pairedRatios(transferNs, methods[0].gpuNs());
   }
+  if (naiveRuns) result.naiveNs = methods[naiveMethod].medianGpu();
+  result.cpuNs = timeCpu ? methods.back().medianGpu() : -1;
+  result.deviceLocal = placement == Placement::DeviceLocal;
+
+  // Every output read back whole and checked whole, 2^28 elements included.
+  std::vector<uint8_t> source(allocation), got(allocation);
+  gpu.download(in, source.data(), allocation);
+  if (c.inPlace) {
+    got = source;
+  } else {
+    gpu.download(*out, got.data(), allocation);
+  }
+  Check check = checkExact(c, input.data(), expected.data(), got.data());
+  if (!check.ok) result.failures.push_back("vkscan: " + check.message);
+  auto checkCopy = [&](const DeviceBuffer& copy, const std::string& name) {
+    gpu.download(copy, got.data(), allocation);
+    if (std::memcmp(got.data(), source.data(), bytes) != 0) {
+      result.failures.push_back(name + ": the copy differs from its source");
+    }
+  };
+  for (size_t i = 0; i < roofChoices.size(); ++i) {
+    checkCopy(*roofOuts[i], "roof " + roofChoices[i].kernel.name);
+  }
+  if (timeTransfer) checkCopy(*transferOut, "vkCmdCopyBuffer");
   if (naiveRuns) {
-    check = checkSerial(c, input.data(), expected.data(), naiveOut->mapped());
+    gpu.download(*naiveOut, got.data(), allocation);
+    check = checkSerial(c, input.data(), expected.data(), got.data());
     if (!check.ok) result.failures.push_back("naive: " + check.message);
   }
-  check = checkSerial(c, input.data(), expected.data(), cpuOut.data());
-  if (!check.ok) result.failures.push_back("cpu: " + check.message);
+  if (timeCpu) {
+    check = checkSerial(c, input.data(), expected.data(), cpuOut.data());
+    if (!check.ok) result.failures.push_back("cpu: " + check.message);
+  }
 
   uint32_t recordCalls = options.quick ? 200 : (c.latency ? 10000 : 1000);
   result.recordNs =
@@ -690,7 +754,7 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
 // ---------------------------------------------------------------------------
 
 // `validationMessages` adds what the layer reported on the fresh Device.
-FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
+FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Options& options, const Case& c,
                          const std::vector<uint8_t>& input, std::vector<uint8_t>* cacheData,
                          RepeatTiming* hit, uint64_t& validationMessages) {
   FirstUse use;
@@ -703,12 +767,16 @@ FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Case& c,
   use.createMs = nsSince(start) / 1e6;
 
   Gpu gpu(device);
+  if (options.deviceLocal) gpu.setTensorPlacement(Placement::DeviceLocal);
+  const Placement placement = gpu.tensorPlacement();
   uint64_t allocation = roundUp16(desc.input.totalBytes());
-  DeviceBuffer in(gpu, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  DeviceBuffer out(gpu, allocation);
-  std::memcpy(in.mapped(), input.data(), allocation);
+  DeviceBuffer in(gpu, allocation, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, placement);
+  DeviceBuffer out(gpu, allocation, 0, placement);
+  gpu.upload(in, input.data(), allocation);
   std::unique_ptr<DeviceBuffer> scratch;
-  if (op.scratchSize() > 0) scratch = std::make_unique<DeviceBuffer>(gpu, op.scratchSize());
+  if (op.scratchSize() > 0) {
+    scratch = std::make_unique<DeviceBuffer>(gpu, op.scratchSize(), 0, placement);
+  }
   auto commands = gpu.record([&](VkCommandBuffer cb) {
     recordWithInputTexels(op, cb, in.binding(), in.texelView(), out.binding(),
                           scratch ? scratch->binding() : BufferBinding{});
@@ -751,19 +819,20 @@ PipelineReport measurePipelines(const DeviceOptions& base, const Options& option
   std::vector<uint8_t> cacheData;
   setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/cold").c_str(), 1);
   report.cold =
-      measureFirstUse(base, c, input, &cacheData, &report.operatorHit, validationMessages);
+      measureFirstUse(base, options, c, input, &cacheData, &report.operatorHit, validationMessages);
 
   DeviceOptions warm = base;
   warm.pipelineCacheData = cacheData;
   setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/vkcache").c_str(), 1);
-  report.warmVkCache = measureFirstUse(warm, c, input, nullptr, nullptr, validationMessages);
+  report.warmVkCache =
+      measureFirstUse(warm, options, c, input, nullptr, nullptr, validationMessages);
 
   setenv("MESA_SHADER_CACHE_DIR", (cacheRoot + "/cold").c_str(), 1);
   // Without the operator cache, which a first use never hits anyway.
   DeviceOptions planning = base;
   planning.operatorCacheCapacity = 0;
   report.warmDiskCache =
-      measureFirstUse(planning, c, input, nullptr, &report.plannedHit, validationMessages);
+      measureFirstUse(planning, options, c, input, nullptr, &report.plannedHit, validationMessages);
   return report;
 }
 
@@ -799,8 +868,10 @@ std::unique_ptr<Device> wrapWithoutInt64(const Device& device) {
 }
 
 int run(const Options& options) {
+  const std::vector<Case> matrix =
+      options.gpuMatrix ? gpuMatrix(options.quick) : caseMatrix(options.quick);
   std::vector<Case> cases;
-  for (const Case& c : caseMatrix(options.quick)) {
+  for (const Case& c : matrix) {
     bool wanted = options.cases.empty();
     for (const std::string& name : options.cases) {
       wanted = wanted || c.name.find(name) != std::string::npos;
@@ -809,7 +880,7 @@ int run(const Options& options) {
   }
   if (cases.empty()) {
     std::string names;
-    for (const Case& c : caseMatrix(options.quick)) names += " " + c.name;
+    for (const Case& c : matrix) names += " " + c.name;
     throw UsageError("no case matches --case; the cases are:" + names);
   }
 
@@ -865,6 +936,11 @@ int run(const Options& options) {
     report.settings += " vkscan: " + describe(scanDevice) + ".";
 
     Gpu gpu(device);
+    if (options.deviceLocal) gpu.setTensorPlacement(Placement::DeviceLocal);
+    report.settings += gpu.tensorPlacement() == Placement::DeviceLocal
+                           ? " Tensors in device-local memory, staged."
+                           : " Tensors in host-visible memory.";
+    report.gpuMatrix = options.gpuMatrix;
     if (options.validation && !validationEnabled(device)) {
       throw Error("--validation: VK_LAYER_KHRONOS_validation is not installed");
     }
@@ -894,9 +970,15 @@ int run(const Options& options) {
         char naive[32] = "n/a";
         if (result.naiveNs >= 0)
           std::snprintf(naive, sizeof(naive), "%.2f", result.gbps(result.naiveNs));
-        progress("  vkscan %.2f GB/s (%.1f us), roof %.2f, naive %s, cpu %.2f, %u reps%s",
+        char cpu[32] = "n/a", transfer[48] = "";
+        if (result.cpuNs >= 0) std::snprintf(cpu, sizeof(cpu), "%.2f", result.gbps(result.cpuNs));
+        if (result.transferNs >= 0) {
+          std::snprintf(transfer, sizeof(transfer), ", vkCmdCopyBuffer %.2f",
+                        result.gbps(result.transferNs));
+        }
+        progress("  vkscan %.2f GB/s (%.1f us), roof %.2f%s, naive %s, cpu %s, %u reps%s",
                  result.gbps(result.vkscanNs), result.vkscanNs / 1e3, result.gbps(result.roofNs),
-                 naive, result.gbps(result.cpuNs), result.repetitions,
+                 transfer, naive, cpu, result.repetitions,
                  result.failures.empty() ? "" : " -- CHECK FAILED");
       }
       for (const std::string& f : result.failures) progress("  FAIL: %s", f.c_str());
@@ -910,7 +992,7 @@ int run(const Options& options) {
   report.settings += " At the end: " + loadAverage() + ".";
   std::string text = formatText(report);
   if (options.csv) {
-    std::fputs(formatCsv(report).c_str(), stdout);
+    std::fputs((options.gpuMatrix ? formatMatrixCsv(report) : formatCsv(report)).c_str(), stdout);
     std::fputs(text.c_str(), stderr);
   } else {
     std::fputs(text.c_str(), stdout);

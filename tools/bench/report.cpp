@@ -34,6 +34,37 @@ std::string firstUseLine(const char* label, const FirstUse& use) {
       label, use.deviceMs, use.createMs, use.firstDispatchMs, use.steadyDispatchMs);
 }
 
+bool isCase(const CaseResult& r, const char* name) {
+  return r.c.name == name;
+}
+
+// The GPU matrix against the same run's vkCmdCopyBuffer and best compute
+// copy, with issue 47's bars for an H100 (torch's bar is the check script's:
+// it needs the torch peer's times).
+std::string formatMatrixText(const Report& report) {
+  std::string out =
+      "\nGPU matrix: vkscan against the same run's vkCmdCopyBuffer and best compute copy of\n"
+      "the same bytes (ratios: vkscan's speed / the copy's, median over the rounds)\n";
+  out += format("%-16s %-12s %-5s %10s %10s %10s %10s %8s %8s  %s\n", "case", "shape", "dtype",
+                "vkscan_us", "vkscan", "copybuf", "roof", "r_copy", "r_roof", "bar (H100)");
+  for (const CaseResult& r : report.cases) {
+    if (!r.ran) continue;
+    std::string bar;
+    auto judge = [&](bool met, const char* what) {
+      bar = format("%s: %s", what, met ? "met" : "MISSED");
+    };
+    const double toCopy = r.transferSpread.median;
+    if (isCase(r, "1d_256m")) judge(toCopy >= 0.8, ">= 0.8 of copy");
+    if (isCase(r, "rows_16k") || isCase(r, "columns_16k")) judge(toCopy >= 0.7, ">= 0.7 of copy");
+    if (r.c.latency) judge(r.vkscanNs < 10000, "< 10 us");
+    out += format("%-16s %-12s %-5s %10.1f %10s %10s %10s %8.3f %8.3f  %s\n", r.c.name.c_str(),
+                  r.c.shapeText().c_str(), r.c.typeText().c_str(), r.vkscanNs / 1e3,
+                  gbpsText(r.gbps(r.vkscanNs)).c_str(), gbpsText(r.gbps(r.transferNs)).c_str(),
+                  gbpsText(r.gbps(r.roofNs)).c_str(), toCopy, r.ratio(), bar.c_str());
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string formatText(const Report& report) {
@@ -89,6 +120,7 @@ std::string formatText(const Report& report) {
   bool anyNaiveNa = false;
   for (const CaseResult& r : report.cases) {
     std::string naive = r.naiveNs < 0 ? "n/a" : gbpsText(r.gbps(r.naiveNs));
+    std::string cpu = r.cpuNs < 0 ? "n/a" : gbpsText(r.gbps(r.cpuNs));
     anyNaiveNa = anyNaiveNa || r.naiveNs < 0;
     std::string check = !r.ran ? "SKIPPED" : r.failures.empty() ? "ok" : "FAIL";
     std::string rounds =
@@ -98,13 +130,14 @@ std::string formatText(const Report& report) {
         "%s\n",
         r.c.name.c_str(), r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
         r.c.flagsText().c_str(), gbpsText(r.gbps(r.vkscanNs)).c_str(),
-        gbpsText(r.gbps(r.roofNs)).c_str(), r.ratio(), rounds.c_str(), naive.c_str(),
-        gbpsText(r.gbps(r.cpuNs)).c_str(), r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3,
-        r.dispatches, bytesText(r.scratchBytes).c_str(), r.repetitions, check.c_str());
+        gbpsText(r.gbps(r.roofNs)).c_str(), r.ratio(), rounds.c_str(), naive.c_str(), cpu.c_str(),
+        r.vkscanNs / 1e3, r.vkscanWallNs / 1e3, r.recordNs / 1e3, r.dispatches,
+        bytesText(r.scratchBytes).c_str(), r.repetitions, check.c_str());
   }
   for (const CaseResult& r : report.cases) {
     for (const std::string& failure : r.failures) out += "FAIL " + r.c.name + ": " + failure + "\n";
   }
+  if (report.gpuMatrix) out += formatMatrixText(report);
   for (const CaseResult& r : report.cases) {
     if (!r.c.latency || !r.ran) continue;
     out += format(
@@ -158,6 +191,21 @@ std::string formatCsv(const Report& report) {
                   r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
                   r.c.flagsText().c_str(), r.gbps(r.vkscanNs), r.gbps(r.roofNs), r.ratio(),
                   naive.c_str(), r.gbps(r.cpuNs), r.vkscanNs / 1e3);
+  }
+  return out;
+}
+
+std::string formatMatrixCsv(const Report& report) {
+  std::string out = std::string(kMatrixCsvHeader) + "\n";
+  // Every case, those that failed before timing too (SKIPPED, zeros).
+  for (const CaseResult& r : report.cases) {
+    const char* check = !r.ran ? "SKIPPED" : r.failures.empty() ? "ok" : "FAIL";
+    out += format("%s,%s,%u,%s,%llu,%s,%.3f,%.4f,%.3f,%.4f,%.3f,%.4f,%.4f,%.4f,%s,%u,%u,%s\n",
+                  r.c.name.c_str(), r.c.shapeText().c_str(), r.c.axis, r.c.typeText().c_str(),
+                  (unsigned long long)r.c.bytes(), r.deviceLocal ? "device" : "host",
+                  r.vkscanNs / 1e3, r.gbps(r.vkscanNs), r.transferNs / 1e3, r.gbps(r.transferNs),
+                  r.roofNs / 1e3, r.gbps(r.roofNs), r.transferSpread.median, r.ratio(),
+                  r.roofKernel.c_str(), r.dispatches, r.repetitions, check);
   }
   return out;
 }

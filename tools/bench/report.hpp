@@ -29,8 +29,13 @@ struct CaseResult {
   RatioSpread ratioSpread;  // of roof / vkscan over the rounds
   double vkscanWallNs = 0;  // submit + wait
   double naiveNs = -1;      // < 0: n/a
-  double cpuNs = 0;
-  double recordNs = 0;  // CPU time of one Operator::record()
+  double cpuNs = 0;         // < 0: not timed (--gpu-matrix)
+  // --gpu-matrix: vkCmdCopyBuffer of the case's bytes in the same rounds,
+  // and the spread of its time / vkscan's.
+  double transferNs = -1;  // < 0: not timed
+  RatioSpread transferSpread;
+  bool deviceLocal = false;  // tensors in device-local memory
+  double recordNs = 0;       // CPU time of one Operator::record()
   uint64_t scratchBytes = 0;
   uint32_t dispatches = 0;
   uint32_t repetitions = 0;
@@ -82,13 +87,21 @@ struct Report {
   PipelineReport pipeline;
   bool pipelineMeasured = false;
   std::vector<CaseResult> cases;
+  bool gpuMatrix = false;  // adds the GPU matrix's section to the text
 };
 
 std::string formatText(const Report& report);
 std::string formatCsv(const Report& report);
+// --gpu-matrix --csv: one row per case against both roofs (kMatrixCsvHeader).
+std::string formatMatrixCsv(const Report& report);
 
 // The CSV header, exactly.
 inline const char* kCsvHeader =
     "case,shape,axis,dtype,flags,vkscan_gbps,roof_gbps,ratio,naive_gbps,cpu_gbps,vkscan_us";
+// ratio_copybuffer and ratio_roof: vkscan's speed over each roof's, the
+// median of the rounds' ratios; memory: device (staged) or host (mapped).
+inline const char* kMatrixCsvHeader =
+    "case,shape,axis,dtype,bytes,memory,vkscan_us,vkscan_gbps,copybuffer_us,copybuffer_gbps,"
+    "roof_us,roof_gbps,ratio_copybuffer,ratio_roof,roof_kernel,dispatches,reps,check";
 
 }  // namespace vkscan::bench

@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# The ready check for a real GPU (issue 47, docs/gpu-check.md), in two modes:
+#
+#   gpu-check.sh bundle DIR       here (Debian 12, no GPU): build a Release tree in
+#                                 build-gpu-bundle/ and put into DIR what the GPU
+#                                 machine needs (binaries, the Vulkan loader .deb, the
+#                                 torch peer, this script), under 64 MiB in all
+#   gpu-check.sh run BUNDLE OUT   on the GPU machine (x86-64, NVIDIA driver, no Vulkan
+#                                 loader, no network): device info, the test suites on
+#                                 the GPU, vkscan-bench --gpu-matrix and the torch peer,
+#                                 logs, CSV and a summary to OUT, within 8 minutes
+#
+# Environment, bundle: JOBS (parallel build jobs, 2), VKSCAN_SPIRV_FROM (a build
+# tree of the same kernels to take SPIR-V from), GPU_CHECK_LIMIT_MIB (largest
+# bundle, 60: the device tool carries 64 MiB with the working tree).
+# Environment, run: GPU_CHECK_DEVICE (VKSCAN_DEVICE for every step, NVIDIA),
+# GPU_CHECK_ALLOW_CPU=1 (accept a CPU device such as lavapipe: to rehearse the run
+# where there is no GPU), GPU_CHECK_QUICK=1 (vkscan-bench --quick
+# --device-local), GPU_CHECK_SKIP_TORCH=1, GPU_CHECK_TEST_ARGS (doctest
+# arguments for every test binary, e.g. a -tc= filter), GPU_CHECK_TOTAL_S (480).
+set -uo pipefail
+
+usage() {
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+}
+
+log() { printf 'gpu-check: %s\n' "$*" >&2; }
+
+# The test binaries, most wanted first: the bundle keeps those that fit.
+TESTS=(vkscan_tests vkscan_reliability_tests vkscan_concurrency_tests)
+
+bundle() {
+  local dir=$1
+  local root
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  local build=$root/build-gpu-bundle
+  local limit_mib=${GPU_CHECK_LIMIT_MIB:-60}
+  local spirv=()
+  [[ -n ${VKSCAN_SPIRV_FROM:-} ]] && spirv=("-DVKSCAN_SPIRV_FROM=$VKSCAN_SPIRV_FROM")
+  mkdir -p "$build"
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKSCAN_BUILD_TESTS=ON \
+    -DVKSCAN_BUILD_TOOLS=ON "${spirv[@]}" >"$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log" >&2; return 1; }
+  cmake --build "$build" -j "${JOBS:-2}" --target vkscan vkscan_cli vkscan-bench "${TESTS[@]}" ||
+    return 1
+
+  # The binaries travel as one gzip tarball: the embedded SPIR-V compresses
+  # several times over, which keeps the suites inside the 64 MiB a call carries.
+  # Only an empty folder or an earlier bundle is replaced.
+  if [[ -d $dir && -n $(ls -A "$dir") && ! -f $dir/MANIFEST ]]; then
+    log "$dir is not empty and holds no bundle: not replacing it"
+    return 1
+  fi
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  local stage
+  stage=$(mktemp -d)
+  mkdir -p "$stage/bin" "$stage/lib" "$stage/tests"
+  cp -P "$build"/lib/libvkscan.so* "$stage/lib/"
+  cp "$build/bin/vkscan" "$build/bin/vkscan-bench" "$stage/bin/"
+  for t in "${TESTS[@]}"; do cp "$build/bin/$t" "$stage/tests/"; done
+  find "$stage" -type f -exec strip --strip-unneeded {} +
+
+  # Debian's loader for amd64, whatever this machine's architecture, with a
+  # private package list so that nothing of the system's apt state changes.
+  local lists
+  lists=$(mktemp -d)
+  mkdir -p "$lists/partial"
+  local apt=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 "-oDir::State::Lists=$lists")
+  if ! apt-get "${apt[@]}" update >"$dir/apt.log" 2>&1 ||
+    ! (cd "$dir" && apt-get "${apt[@]}" download libvulkan1 >>"$dir/apt.log" 2>&1); then
+    log "apt-get download libvulkan1 failed:"
+    tail -5 "$dir/apt.log" >&2
+    return 1
+  fi
+  rm -rf "$lists" "$dir/apt.log"
+
+  cp "$root/tools/bench/torch_peer.py" "$root/scripts/gpu-check.sh" "$dir/"
+
+  # Drop test binaries, least wanted first, until the bundle fits.
+  local kept=("${TESTS[@]}") left_out=()
+  while :; do
+    tar -czf "$dir/vkscan-gpu.tar.gz" -C "$stage" bin lib tests
+    local kib
+    kib=$(du -sk "$dir" | cut -f1)
+    if ((kib <= limit_mib * 1024)) || ((${#kept[@]} == 0)); then break; fi
+    local last=${kept[-1]}
+    unset 'kept[-1]'
+    left_out=("$last" "${left_out[@]}")
+    rm "$stage/tests/$last"
+    log "bundle over ${limit_mib} MiB: leaving out $last"
+  done
+  rm -rf "$stage"
+  {
+    echo "commit $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "made $(date -u +%FT%TZ) on $(uname -m)"
+    echo "tests ${kept[*]}"
+    echo "left_out ${left_out[*]}"
+  } >"$dir/MANIFEST"
+  if ((${#left_out[@]} > 0)); then
+    log "LEFT OUT (over ${limit_mib} MiB): ${left_out[*]}"
+  fi
+  log "bundle $dir: $(du -sh "$dir" | cut -f1) (limit ${limit_mib} MiB); tests: ${kept[*]}"
+  ls -l "$dir" >&2
+}
+
+# --- run -------------------------------------------------------------------
+
+STEPS_CSV=
+TOTAL_S=480
+
+# Seconds left of the run's budget, less a reserve for the summary.
+left_s() { echo $((TOTAL_S - 15 - SECONDS)); }
+
+# step NAME BUDGET_S COMMAND...: runs with a timeout of the smaller of BUDGET_S
+# and what is left, output to OUT/NAME.log, and records the outcome.
+step() {
+  local name=$1 budget=$2
+  shift 2
+  local left
+  left=$(left_s)
+  ((budget > left)) && budget=$left
+  if ((budget < 5)); then
+    log "$name: SKIPPED (no time left)"
+    echo "$name,skipped,0,-" >>"$STEPS_CSV"
+    return 1
+  fi
+  log "$name: up to ${budget}s"
+  # timeout runs programs, not functions: a function runs in a child bash.
+  if [[ $(type -t "$1") == function ]]; then
+    # shellcheck disable=SC2163  # exports the function that $1 names
+    export -f "$1"
+    set -- bash -c '"$@"' bash "$@"
+  fi
+  local start=$SECONDS rc
+  timeout --kill-after=10 "$budget" "$@" >"$OUT/$name.log" 2>&1
+  rc=$?
+  local status=pass
+  ((rc != 0)) && status=fail
+  ((rc == 124 || rc == 137)) && status=timeout
+  echo "$name,$status,$((SECONDS - start)),$rc" >>"$STEPS_CSV"
+  log "$name: $status (rc $rc, $((SECONDS - start))s)"
+  return "$rc"
+}
+
+# The Vulkan loader from the bundle's .deb, in a private prefix: nothing of
+# the machine's own libraries changes.
+unpack() {
+  local bundle=$1 work=$2
+  mkdir -p "$work/root"
+  tar -xzf "$bundle/vkscan-gpu.tar.gz" -C "$work" || return 1
+  local deb
+  for deb in "$bundle"/libvulkan1_*.deb; do
+    if command -v dpkg >/dev/null; then
+      dpkg -x "$deb" "$work/root" || return 1
+    else
+      # A .deb is an ar archive: its data.tar.* holds the files.
+      (cd "$work/root" && ar p "$deb" "$(ar t "$deb" | grep '^data.tar')" | tar -x) || return 1
+    fi
+  done
+  ls "$work/root/usr/lib/x86_64-linux-gnu/libvulkan.so.1" >/dev/null || return 1
+}
+
+run_tests() {
+  local work=$1 name
+  for name in "${TESTS[@]}"; do
+    local test=$work/tests/$name
+    [[ -x $test ]] || continue
+    # The lib suite gets the most time; each binary stops at its cap and the
+    # log keeps the cases that finished (--duration names the slow ones).
+    local budget=40
+    [[ $name == vkscan_tests ]] && budget=110
+    [[ $name == vkscan_concurrency_tests ]] && budget=25
+    local extra=()
+    [[ -n ${GPU_CHECK_TEST_ARGS:-} ]] && extra=("$GPU_CHECK_TEST_ARGS")
+    step "test-$name" "$budget" "$test" --duration=true "${extra[@]}"
+  done
+}
+
+summarize() {
+  python3 - "$OUT" <<'EOF'
+import csv, os, sys
+out = sys.argv[1]
+def rows(name):
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {r["case"]: r for r in csv.DictReader(f)}
+lines = ["steps:"]
+with open(os.path.join(out, "steps.csv")) as f:
+    for r in csv.DictReader(f):
+        lines.append(f"  {r['step']:34s} {r['status']:8s} {r['seconds']:>4s}s rc {r['rc']}")
+bench, torch = rows("bench.csv"), rows("torch.csv")
+if bench:
+    lines.append("vkscan-bench --gpu-matrix (ratios: vkscan speed / copy speed; torch: vkscan "
+                 "time / torch.cumsum time):")
+    lines.append(f"  {'case':15s} {'vkscan_us':>10s} {'GB/s':>8s} {'r_copybuf':>9s} "
+                 f"{'r_roof':>7s} {'torch_us':>9s} {'t/torch':>7s} check")
+    for case, r in bench.items():
+        t = torch.get(case)
+        tus = float(t["cumsum_us"]) if t else None
+        vus = float(r["vkscan_us"])
+        ratio = f"{vus / tus:7.3f}" if tus else "    n/a"
+        tcol = f"{tus:9.1f}" if tus else "      n/a"
+        lines.append(f"  {case:15s} {vus:10.1f} {float(r['vkscan_gbps']):8.1f} "
+                     f"{float(r['ratio_copybuffer']):9.3f} {float(r['ratio_roof']):7.3f} "
+                     f"{tcol} {ratio} {r['check']}")
+    bars = []
+    def bar(text, ok):
+        bars.append(f"  {text}: {'met' if ok else 'MISSED'}")
+    if "1d_256m" in bench:
+        r = bench["1d_256m"]
+        bar("1-D FLOAT32 2^28 >= 0.8 of vkCmdCopyBuffer", float(r["ratio_copybuffer"]) >= 0.8)
+        if "1d_256m" in torch:
+            bar("1-D FLOAT32 2^28 <= 1.1 x torch.cumsum time",
+                float(r["vkscan_us"]) <= 1.1 * float(torch["1d_256m"]["cumsum_us"]))
+    for case in ("rows_16k", "columns_16k"):
+        if case in bench:
+            bar(f"{case} >= 0.7 of vkCmdCopyBuffer", float(bench[case]["ratio_copybuffer"]) >= 0.7)
+    if "latency" in bench:
+        bar("latency [1,1,3,4] < 10 us GPU time", float(bench["latency"]["vkscan_us"]) < 10)
+    lines.append("bars of issue 47 (for an H100):")
+    lines += bars
+else:
+    lines.append("no bench.csv: see bench.log for the cases that finished")
+text = "\n".join(lines) + "\n"
+open(os.path.join(out, "summary.txt"), "w").write(text)
+print(text, end="")
+EOF
+}
+
+run() {
+  local bundle out
+  bundle=$(cd "$1" && pwd) || return 2
+  mkdir -p "$2" || return 2
+  out=$(cd "$2" && pwd)
+  OUT=$out
+  TOTAL_S=${GPU_CHECK_TOTAL_S:-480}
+  STEPS_CSV=$OUT/steps.csv
+  echo "step,status,seconds,rc" >"$STEPS_CSV"
+  local work
+  work=$(mktemp -d /tmp/vkscan-gpu-check.XXXXXX)
+  export XDG_RUNTIME_DIR=/tmp
+  # No validation layer on the GPU machine: the suites run without it.
+  unset VKSCAN_REQUIRE_VALIDATION
+  export VKSCAN_TEST_VALIDATION=0
+
+  step unpack 30 unpack "$bundle" "$work" || { summarize; return 1; }
+  export LD_LIBRARY_PATH=$work/lib:$work/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  local vkscan=$work/bin/vkscan
+  local device=${GPU_CHECK_DEVICE:-NVIDIA}
+  if [[ ${GPU_CHECK_ALLOW_CPU:-0} == 1 ]]; then device=${GPU_CHECK_DEVICE:-}; fi
+
+  # The loader may not search the driver's folder: name its manifest then.
+  local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  if ! "$vkscan" info 2>&1 | grep -q -- "${device:-Devices:}" && [[ -f $icd ]]; then
+    log "the loader finds no '$device' device: VK_DRIVER_FILES=$icd"
+    export VK_DRIVER_FILES=$icd
+  fi
+  [[ -n $device ]] && export VKSCAN_DEVICE=$device
+  step info 30 "$vkscan" info
+  cp "$OUT/info.log" "$OUT/info.txt"
+  {
+    echo "VKSCAN_DEVICE=${VKSCAN_DEVICE:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+    cat "$bundle/MANIFEST"
+  } >>"$OUT/info.txt" 2>&1
+
+  # Measurements first: a run cut short keeps them.
+  local bench_args=(--gpu-matrix --txt "$OUT/bench.txt")
+  [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && bench_args+=(--quick --device-local)
+  export BENCH_CSV=$OUT/bench.csv
+  # shellcheck disable=SC2016  # expanded by the inner shell
+  step bench 200 bash -c 'exec "$@" --csv >"$BENCH_CSV"' bench "$work/bin/vkscan-bench" \
+    "${bench_args[@]}"
+  if [[ ${GPU_CHECK_SKIP_TORCH:-0} == 1 ]]; then
+    echo "torch,skipped,0,-" >>"$STEPS_CSV"
+  else
+    step torch 60 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
+  fi
+  run_tests "$work"
+  rm -rf "$work"
+  summarize
+  ! grep -q ',\(fail\|timeout\),' "$STEPS_CSV"
+}
+
+case ${1:-} in
+  bundle) [[ $# == 2 ]] || usage; bundle "$2" ;;
+  run) [[ $# == 3 ]] || usage; run "$2" "$3" ;;
+  *) usage ;;
+esac

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The peer a user would pick: torch.cumsum on the GPU matrix of vkscan-bench.
+
+Times torch.cumsum(x, dim, out=y) and a device copy y.copy_(x) with CUDA
+events on the same shapes and dtypes as `vkscan-bench --gpu-matrix`
+(tools/bench/cases.cpp gpuMatrix), warm-up first, then the median of N runs,
+and writes one CSV row per case. GB/s counts bytes read plus written
+(2 x tensor bytes), as vkscan-bench does. Needs only torch (with CUDA) and
+the standard library; scripts/gpu-check.sh runs it on the GPU machine.
+
+UINT64 runs as int64: CUDA cumsum has no uint64 kernel in the torch releases
+we know, and two's-complement wrapping sums give the same bits either way.
+"""
+
+import argparse
+import csv
+import statistics
+import sys
+
+# name, torch dtype name, sizes, axis; the same cases as gpuMatrix(false).
+CASES = [
+    ("1d_1m", "float32", [1 << 20], 0),
+    ("1d_16m", "float32", [1 << 24], 0),
+    ("1d_256m", "float32", [1 << 28], 0),
+    ("1d_128m_u64", "int64", [1 << 27], 0),
+    ("1d_256m_f16", "float16", [1 << 28], 0),
+    ("rows_16k", "float32", [16384, 16384], 1),
+    ("columns_16k", "float32", [16384, 16384], 0),
+    ("short_rows_16m", "float32", [1 << 24, 16], 1),
+    ("latency", "float32", [1, 1, 3, 4], 3),
+]
+# vkscan-bench's dtype names, for joining the two CSVs.
+VKSCAN_TYPE = {"float32": "f32", "int64": "u64", "float16": "f16"}
+HEADER = [
+    "case", "shape", "axis", "dtype", "torch_dtype", "bytes", "cumsum_us", "cumsum_gbps",
+    "copy_us", "copy_gbps", "cumsum_over_copy", "reps", "device", "torch",
+]
+
+
+def random_tensor(torch, dtype, sizes, device, generator):
+    # Never zeros: they hide unwritten outputs and can run faster.
+    if dtype == torch.int64:
+        return torch.randint(-(1 << 62), 1 << 62, sizes, dtype=dtype, device=device,
+                             generator=generator)
+    return torch.rand(sizes, dtype=torch.float32, device=device, generator=generator).mul_(
+        2).sub_(1).to(dtype)
+
+
+def median_us(torch, fn, warmup, repeat):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)  # ms -> us
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="CSV file to write")
+    parser.add_argument("--repeat", type=int, default=50, help="timed runs per method (50)")
+    parser.add_argument("--warmup", type=int, default=5, help="untimed runs first (5)")
+    parser.add_argument("--case", action="append", default=[],
+                        help="only cases whose name contains this (repeatable)")
+    args = parser.parse_args()
+
+    import torch  # imported late so that --help works without torch
+
+    if not torch.cuda.is_available():
+        print("torch_peer: torch sees no CUDA device", file=sys.stderr)
+        return 1
+    device = torch.device("cuda")
+    name = torch.cuda.get_device_name(device)
+    generator = torch.Generator(device=device)
+    generator.manual_seed(47)
+    rows = []
+    for case, dtype_name, sizes, axis in CASES:
+        if args.case and not any(part in case for part in args.case):
+            continue
+        dtype = getattr(torch, dtype_name)
+        x = random_tensor(torch, dtype, sizes, device, generator)
+        y = torch.empty_like(x)
+        # Latency: many more runs, as vkscan-bench takes 10 x for its latency case.
+        repeat = args.repeat * (10 if case == "latency" else 1)
+        scan_us = median_us(torch, lambda: torch.cumsum(x, axis, out=y), args.warmup, repeat)
+        copy_us = median_us(torch, lambda: y.copy_(x), args.warmup, repeat)
+        moved = 2 * x.numel() * x.element_size()
+        rows.append({
+            "case": case,
+            "shape": "x".join(str(s) for s in sizes),
+            "axis": axis,
+            "dtype": VKSCAN_TYPE[dtype_name],
+            "torch_dtype": dtype_name,
+            "bytes": x.numel() * x.element_size(),
+            "cumsum_us": f"{scan_us:.3f}",
+            "cumsum_gbps": f"{moved / (scan_us * 1e3):.4f}",
+            "copy_us": f"{copy_us:.3f}",
+            "copy_gbps": f"{moved / (copy_us * 1e3):.4f}",
+            "cumsum_over_copy": f"{copy_us / scan_us:.4f}",
+            "reps": repeat,
+            "device": name,
+            "torch": torch.__version__,
+        })
+        print(f"torch_peer: {case:15s} cumsum {scan_us:10.1f} us "
+              f"({moved / (scan_us * 1e3):8.1f} GB/s), copy {copy_us:10.1f} us "
+              f"({moved / (copy_us * 1e3):8.1f} GB/s)", file=sys.stderr, flush=True)
+        del x, y
+        torch.cuda.empty_cache()
+    with open(args.out, "w", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=HEADER)
+        writer.writeheader()
+        writer.writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
