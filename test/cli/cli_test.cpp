@@ -692,3 +692,63 @@ TEST_CASE("--device selects a device, before or after the command") {
   checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--device=99"}, 2,
                "--device 99: device index 99 is out of range (");
 }
+
+TEST_CASE("plan: --json prints one object with the plan's keys") {
+  const Result result = runTool({"plan", "16384x16384", "--axis", "1", "--dtype", "float32",
+                                 "--profile", "nvidia", "--json"});
+  CAPTURE(result.err);
+  REQUIRE(result.code == 0);
+  CHECK(result.out.rfind("{\"profile\":\"nvidia\",\"dispatches\":[{\"kernel\":", 0) == 0);
+  CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
+  for (const char* key : {"\"workgroups\":[", "\"workgroup_size\":", "\"bytes_read\":",
+                          "\"bytes_written\":", "\"scratch_bytes\":", "\"bytes_moved\":",
+                          "\"tensor_bytes\":1073741824,", "\"traffic_ratio\":"}) {
+    CAPTURE(key);
+    CHECK(contains(result.out, key));
+  }
+}
+
+TEST_CASE("plan: a profile's plan in words, and on the real device") {
+  const Result lavapipe = runTool(
+      {"plan", "65536", "--axis", "-1", "--dtype", "<f4", "--exclusive", "--profile", "lavapipe"});
+  CAPTURE(lavapipe.err);
+  CHECK(lavapipe.code == 0);
+  CHECK(lavapipe.out ==
+        "profile: lavapipe\n"
+        "1 dispatch, scratch 256 bytes\n"
+        "  chunk_lookback FLOAT32: workgroups 2x1x1 of 8, reads 524,348 B (input 524,288, scratch "
+        "60), writes 262,528 B (output 262,144, scratch 384, of which filled 256)\n"
+        "bytes moved: 786,876, tensor bytes: 262,144, traffic ratio: 1.5008\n");
+  const Result device = runTool({"plan", "3x1000", "--axis", "1", "--dtype", "int64", "--reverse"});
+  CAPTURE(device.err);
+  CHECK(device.code == 0);
+  CHECK(contains(device.out, "traffic ratio: 1.0000\n"));
+  CHECK(runTool({"help", "plan"}).out.rfind("usage: vkscan plan SIZES", 0) == 0);
+}
+
+TEST_CASE("plan: reject bad arguments with exit code 2") {
+  TempDir dir;
+  auto args = [&](std::vector<std::string> given) {
+    given.insert(given.begin(), "plan");
+    return given;
+  };
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--profile", "voodoo"}), 2,
+               "--profile 'voodoo' is no device profile (nvidia, amd,");
+  checkFailure(dir, args({"4x-4", "--axis", "0", "--dtype", "f4"}), 2, "SIZES '4x-4' is not sizes");
+  checkFailure(dir, args({"4294967296", "--axis", "0", "--dtype", "f4"}), 2,
+               "SIZES '4294967296' is not sizes");
+  checkFailure(dir, args({"1x1x1x1x1x1x1x1x1", "--axis", "0", "--dtype", "f4"}), 2,
+               "has 9 dimensions");
+  checkFailure(dir, args({"4x4", "--axis", "2", "--dtype", "f4"}), 2,
+               "--axis 2 is out of range for 2 dimensions");
+  checkFailure(dir, args({"4x4", "--axis", "-3", "--dtype", "f4"}), 2, "--axis -3 is out of range");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "complex64"}), 2,
+               "--dtype 'complex64' is not one of");
+  checkFailure(dir, args({"4x4", "--dtype", "f4"}), 2, "plan needs --axis");
+  checkFailure(dir, args({"4x4", "--axis", "0"}), 2, "plan needs --dtype");
+  checkFailure(dir, args({"--axis", "0", "--dtype", "f4"}), 2, "plan needs one SIZES argument");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--fast"}), 2,
+               "plan: unknown option '--fast'");
+  checkFailure(dir, args({"16", "--axis", "0", "--dtype", "float64", "--profile", "apple"}), 2,
+               "FLOAT64 is not supported by profile apple");
+}

@@ -28,10 +28,12 @@ void checkValidation(const Device& device, const GlobalOptions& global);
 int demoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int infoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
+int planCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
 extern const char* const kDemoHelp;
 extern const char* const kCumsumHelp;
 extern const char* const kInfoHelp;
+extern const char* const kPlanHelp;
 
 // Throws Failure(kExitUsage) unless `text` is a whole decimal integer.
 long long parseInteger(const std::string& option, const std::string& text);

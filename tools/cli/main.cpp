@@ -24,6 +24,8 @@ const char* const kHelp =
     "                   scan an .npy array and write the result as .npy\n"
     "  demo             run the examples of the DirectML documentation\n"
     "  info             describe the Vulkan devices and what vkscan can do on them\n"
+    "  plan SIZES --axis N --dtype T [--profile NAME] [--json]\n"
+    "                   show the dispatches and modeled bytes of a scan's plan\n"
     "  help [command]   show this help, or a command's\n"
     "\n"
     "global options (before or after the command):\n"
@@ -46,6 +48,7 @@ const std::map<std::string, Command>& commands() {
       {"cumsum", {cumsumCommand, kCumsumHelp}},
       {"demo", {demoCommand, kDemoHelp}},
       {"info", {infoCommand, kInfoHelp}},
+      {"plan", {planCommand, kPlanHelp}},
   };
   return table;
 }

@@ -1,0 +1,84 @@
+#include "plan/traffic.hpp"
+
+#include "plan/planner.hpp"
+#include "problem.hpp"
+
+namespace vkscan::detail {
+namespace {
+
+size_t index(BufferRole role) {
+  return static_cast<size_t>(role);
+}
+
+// Lines the dispatch covers: interleaved stages count lines in lanes of
+// laneVectors vectors (Planner::walkChunks()).
+uint64_t linesOf(const Dispatch& d) {
+  uint64_t lines = d.params.lineCount;
+  Stage stage = d.pipeline.stage;
+  if (stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved) {
+    lines *=
+        uint64_t{d.pipeline.laneVectors} * static_cast<uint64_t>(vectorElements(d.pipeline.type));
+  }
+  return lines;
+}
+
+bool isReduce(Stage stage) {
+  return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
+         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkReduceRealigned;
+}
+
+}  // namespace
+
+uint64_t DispatchTraffic::bytesRead() const noexcept {
+  return read[1] + read[2] + read[3];
+}
+
+uint64_t DispatchTraffic::bytesWritten() const noexcept {
+  return written[1] + written[2] + written[3];
+}
+
+DispatchTraffic dispatchTraffic(const Dispatch& d) {
+  DispatchTraffic t;
+  Stage stage = d.pipeline.stage;
+  uint64_t lines = linesOf(d);
+  uint64_t elements = lines * d.params.axisLen * dataTypeSize(d.pipeline.type);
+  uint64_t accumulator = dataTypeSize(accumulationType(d.pipeline.type));
+  // One accumulator per line and chunk (a rows tile is its chunk): what a
+  // reduce pass writes, and what a chunked scan pass reads back as carries.
+  uint64_t carries = lines * d.params.chunksPerLine * accumulator;
+  bool chunked = d.params.chunksPerLine > 1;
+  if (isLookback(stage)) {
+    // Each tile is reduced, then scanned: its elements are read twice.
+    t.read[index(d.in)] += 2 * elements;
+    t.written[index(d.out)] += elements;
+    // Per tile a published total and inclusive value; every tile after a
+    // line's first reads its predecessor's inclusive value.
+    uint64_t tiles = lines * d.params.chunksPerLine;
+    t.written[index(BufferRole::Scratch)] += 2 * tiles * accumulator;
+    t.read[index(BufferRole::Scratch)] += (tiles - lines) * accumulator;
+  } else if (isReduce(stage)) {
+    t.read[index(d.in)] += elements;
+    if (d.hasAux) t.written[index(BufferRole::Scratch)] += carries;
+  } else {
+    t.read[index(d.in)] += elements;
+    t.written[index(d.out)] += elements;
+    // Chunk kernels load carries only where lines hold several chunks
+    // (PipelineKey::chunked); rows kernels wherever aux is bound.
+    bool loadsCarries = d.hasAux && (stage == Stage::RowsScan || chunked);
+    if (loadsCarries) t.read[index(BufferRole::Scratch)] += carries;
+  }
+  t.fillBytes = d.clearBytes;
+  t.written[index(BufferRole::Scratch)] += d.clearBytes;
+  t.read[index(BufferRole::None)] = 0;
+  t.written[index(BufferRole::None)] = 0;
+  return t;
+}
+
+std::vector<DispatchTraffic> planTraffic(const Plan& plan) {
+  std::vector<DispatchTraffic> traffic;
+  traffic.reserve(plan.dispatches.size());
+  for (const Dispatch& dispatch : plan.dispatches) traffic.push_back(dispatchTraffic(dispatch));
+  return traffic;
+}
+
+}  // namespace vkscan::detail

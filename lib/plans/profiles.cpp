@@ -1,0 +1,70 @@
+// Device profiles for planFor() (include/vkscan/plans.hpp): the limits and
+// features the vendors' drivers report, as published (vulkan.gpuinfo.org,
+// the drivers' sources). Only what the planner reads matters to a plan; the
+// rest is there to be printed.
+#include <vkscan/plans.hpp>
+
+namespace vkscan {
+namespace {
+
+DeviceProfile gpu(const char* name, const char* description, uint32_t subgroup,
+                  uint32_t invocations, uint32_t countX, uint32_t countYZ, uint64_t range,
+                  uint64_t alignment, bool float64, bool forwardProgress) {
+  DeviceProfile profile;
+  profile.name = name;
+  profile.description = description;
+  profile.subgroupSize = subgroup;
+  profile.maxComputeWorkGroupInvocations = invocations;
+  profile.maxComputeWorkGroupCount[0] = countX;
+  profile.maxComputeWorkGroupCount[1] = countYZ;
+  profile.maxComputeWorkGroupCount[2] = countYZ;
+  profile.maxStorageBufferRange = range;
+  profile.minStorageBufferOffsetAlignment = alignment;
+  profile.pushDescriptor = true;
+  profile.shaderInt64 = true;
+  profile.shaderFloat64 = float64;
+  profile.forwardProgress = forwardProgress;
+  return profile;
+}
+
+std::vector<DeviceProfile> makeProfiles() {
+  constexpr uint32_t k16Bits = 65535;
+  constexpr uint64_t k32Bits = 0xFFFFFFFFu;
+  std::vector<DeviceProfile> profiles = {
+      gpu("nvidia", "NVIDIA Turing to Hopper, proprietary driver (warp of 32)", 32, 1024,
+          0x7FFFFFFFu, k16Bits, k32Bits, 16, true, true),
+      gpu("amd", "AMD GCN and RDNA, RADV or AMDVLK (wave64, the reported default)", 64, 1024,
+          0xFFFFFFFFu, k16Bits, k32Bits, 4, true, true),
+      gpu("amd-wave32", "AMD RDNA with VK_EXT_subgroup_size_control asking for wave32", 32, 1024,
+          0xFFFFFFFFu, k16Bits, k32Bits, 4, true, true),
+      gpu("intel", "Intel Xe (Arc, Xe-LP), ANV, planning at its SIMD32 subgroup", 32, 1024, k16Bits,
+          k16Bits, uint64_t{1} << 30, 4, false, true),
+      gpu("intel-simd16", "Intel Xe, ANV, compiled at SIMD16", 16, 1024, k16Bits, k16Bits,
+          uint64_t{1} << 30, 4, false, true),
+      gpu("mali", "Arm Mali Valhall, Arm's driver (no forward-progress promise)", 16, 512, k16Bits,
+          k16Bits, uint64_t{1} << 27, 16, false, false),
+      gpu("apple", "Apple M-series through MoltenVK (no forward-progress promise)", 32, 1024,
+          0x3FFFFFFFu, 0x3FFFFFFFu, 0x3FFFFFFFu, 16, false, false),
+  };
+  DeviceProfile lavapipe = gpu("lavapipe", "Mesa 22.3 lavapipe (llvmpipe, 256-bit), 2 workers", 8,
+                               1024, k16Bits, k16Bits, uint64_t{1} << 27, 16, true, false);
+  lavapipe.cpuDevice = true;
+  lavapipe.cpuWorkers = 2;
+  profiles.push_back(lavapipe);
+  return profiles;
+}
+
+}  // namespace
+
+const std::vector<DeviceProfile>& deviceProfiles() {
+  static const std::vector<DeviceProfile> profiles = makeProfiles();
+  return profiles;
+}
+
+std::vector<std::string> profileNames() {
+  std::vector<std::string> names;
+  for (const DeviceProfile& profile : deviceProfiles()) names.push_back(profile.name);
+  return names;
+}
+
+}  // namespace vkscan

@@ -1,0 +1,221 @@
+// vkscan plan: the dispatches a descriptor takes, with their modeled bytes,
+// on the real device or on a named device profile (vkscan/plans.hpp).
+#include <cstdio>
+#include <string>
+#include <vkscan/plans.hpp>
+
+#include "commands.hpp"
+#include "failure.hpp"
+
+namespace vkscan::cli {
+
+const char* const kPlanHelp =
+    "usage: vkscan plan SIZES --axis N --dtype T [--exclusive] [--reverse]\n"
+    "                   [--profile NAME] [--json]\n"
+    "\n"
+    "Prints the plan vkscan makes for a packed array of SIZES (e.g. 4096x4096 or\n"
+    "268435456): each dispatch's kernel, workgroups and the bytes it reads and\n"
+    "writes by vkscan's traffic model, the scratch, and the traffic ratio (bytes\n"
+    "moved over twice the array's bytes; 1 reads and writes it once).\n"
+    "\n"
+    "  --axis N        the axis to sum along (required); negative counts from\n"
+    "                  the last axis, as in numpy\n"
+    "  --dtype T       float16 float32 float64 int32 uint32 int64 uint64 (or the\n"
+    "                  .npy codes f2 <f4 ..., or FLOAT32 ...) (required)\n"
+    "  --exclusive     leave each element out of its own sum\n"
+    "  --reverse       sum from the end of the axis towards its start\n"
+    "  --profile NAME  plan for a device profile instead of the real device, with\n"
+    "                  no Vulkan device needed: nvidia amd amd-wave32 intel\n"
+    "                  intel-simd16 mali apple lavapipe\n"
+    "  --json          print one JSON object: profile, dispatches (kernel,\n"
+    "                  workgroups [x,y,z], workgroup_size, bytes_read,\n"
+    "                  bytes_written), scratch_bytes, bytes_moved, tensor_bytes,\n"
+    "                  traffic_ratio\n";
+
+namespace {
+
+struct PlanArgs {
+  std::string sizes;
+  long long axis = 0;
+  bool axisGiven = false;
+  std::string dtype;
+  bool exclusive = false;
+  bool reverse = false;
+  std::string profile;
+  bool json = false;
+};
+
+// Takes an option's value, as "--name value" or "--name=value".
+bool optionValue(const std::vector<std::string>& args, size_t& i, const std::string& name,
+                 std::string& value) {
+  const std::string& arg = args[i];
+  if (arg == name) {
+    if (i + 1 == args.size()) throw Failure(kExitUsage, name + " needs a value");
+    value = args[++i];
+    return true;
+  }
+  if (arg.rfind(name + "=", 0) == 0) {
+    value = arg.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+PlanArgs parseArgs(const std::vector<std::string>& args) {
+  PlanArgs parsed;
+  std::vector<std::string> positional;
+  bool optionsEnded = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string value;
+    if (optionsEnded || arg.size() < 2 || arg[0] != '-') {
+      positional.push_back(arg);
+    } else if (arg == "--") {
+      optionsEnded = true;
+    } else if (arg == "--exclusive") {
+      parsed.exclusive = true;
+    } else if (arg == "--reverse") {
+      parsed.reverse = true;
+    } else if (arg == "--json") {
+      parsed.json = true;
+    } else if (optionValue(args, i, "--axis", value)) {
+      parsed.axis = parseInteger("--axis", value);
+      parsed.axisGiven = true;
+    } else if (optionValue(args, i, "--dtype", value)) {
+      parsed.dtype = value;
+    } else if (optionValue(args, i, "--profile", value)) {
+      parsed.profile = value;
+    } else {
+      throw Failure(kExitUsage, "plan: unknown option '" + arg + "' (see vkscan plan --help)");
+    }
+  }
+  if (positional.size() != 1) {
+    throw Failure(kExitUsage, "plan needs one SIZES argument, got " +
+                                  std::to_string(positional.size()) + " (see vkscan plan --help)");
+  }
+  if (!parsed.axisGiven) throw Failure(kExitUsage, "plan needs --axis");
+  if (parsed.dtype.empty()) throw Failure(kExitUsage, "plan needs --dtype");
+  parsed.sizes = positional[0];
+  return parsed;
+}
+
+// "4096x4096": 1 to 8 decimal sizes, each at most 2^32 - 1.
+std::vector<uint32_t> parseSizes(const std::string& text) {
+  std::vector<uint32_t> sizes;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find('x', start);
+    std::string part =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool digits = !part.empty() && part.size() <= 10 &&
+                  part.find_first_not_of("0123456789") == std::string::npos;
+    unsigned long long value = digits ? std::stoull(part) : 0;
+    if (!digits || value > 0xFFFFFFFFull) {
+      throw Failure(kExitUsage, "SIZES '" + text +
+                                    "' is not sizes such as 4096x4096, each from 0 to 4294967295");
+    }
+    sizes.push_back(static_cast<uint32_t>(value));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (sizes.size() > kMaxDimensions) {
+    throw Failure(kExitUsage, "SIZES '" + text + "' has " + std::to_string(sizes.size()) +
+                                  " dimensions, more than the " + std::to_string(kMaxDimensions) +
+                                  " vkscan supports");
+  }
+  return sizes;
+}
+
+DataType parseType(const std::string& text) {
+  static const struct {
+    DataType type;
+    const char* names[4];
+  } kTypes[] = {
+      {DataType::Float16, {"float16", "f2", "<f2", "FLOAT16"}},
+      {DataType::Float32, {"float32", "f4", "<f4", "FLOAT32"}},
+      {DataType::Float64, {"float64", "f8", "<f8", "FLOAT64"}},
+      {DataType::Int32, {"int32", "i4", "<i4", "INT32"}},
+      {DataType::UInt32, {"uint32", "u4", "<u4", "UINT32"}},
+      {DataType::Int64, {"int64", "i8", "<i8", "INT64"}},
+      {DataType::UInt64, {"uint64", "u8", "<u8", "UINT64"}},
+  };
+  for (const auto& entry : kTypes) {
+    for (const char* name : entry.names) {
+      if (text == name) return entry.type;
+    }
+  }
+  throw Failure(kExitUsage, "--dtype '" + text +
+                                "' is not one of float16 float32 float64 int32 uint32 int64 "
+                                "uint64");
+}
+
+std::string withThousands(uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
+  return digits;
+}
+
+void printReport(const PlanReport& report) {
+  std::printf("profile: %s\n", report.profile.c_str());
+  std::printf("%zu dispatch%s, scratch %s bytes\n", report.dispatches.size(),
+              report.dispatches.size() == 1 ? "" : "es",
+              withThousands(report.scratchBytes).c_str());
+  for (const PlannedDispatch& d : report.dispatches) {
+    std::printf(
+        "  %s %s: workgroups %ux%ux%u of %u, reads %s B (input %s, scratch %s), writes %s B "
+        "(output %s, scratch %s",
+        d.kernel.c_str(), dataTypeName(d.dataType), d.workgroups[0], d.workgroups[1],
+        d.workgroups[2], d.workgroupSize, withThousands(d.bytesRead).c_str(),
+        withThousands(d.inputBytesRead).c_str(), withThousands(d.scratchBytesRead).c_str(),
+        withThousands(d.bytesWritten).c_str(), withThousands(d.outputBytesWritten).c_str(),
+        withThousands(d.scratchBytesWritten).c_str());
+    if (d.fillBytes != 0) std::printf(", of which filled %s", withThousands(d.fillBytes).c_str());
+    std::printf(")\n");
+  }
+  std::printf("bytes moved: %s, tensor bytes: %s, traffic ratio: %.4f\n",
+              withThousands(report.bytesMoved).c_str(), withThousands(report.tensorBytes).c_str(),
+              report.trafficRatio);
+}
+
+}  // namespace
+
+int planCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
+  const PlanArgs parsed = parseArgs(args);
+  CumulativeSummationDesc desc;
+  desc.input.dataType = parseType(parsed.dtype);
+  desc.input.sizes = parseSizes(parsed.sizes);
+  const long long rank = static_cast<long long>(desc.input.sizes.size());
+  if (parsed.axis < -rank || parsed.axis >= rank) {
+    throw Failure(kExitUsage, "--axis " + std::to_string(parsed.axis) + " is out of range for " +
+                                  std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s"));
+  }
+  desc.axis = static_cast<uint32_t>(parsed.axis < 0 ? parsed.axis + rank : parsed.axis);
+  desc.output = desc.input;
+  desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
+  desc.hasExclusiveSum = parsed.exclusive;
+
+  PlanReport report;
+  if (!parsed.profile.empty()) {
+    try {
+      report = planFor(desc, parsed.profile);
+    } catch (const InvalidArgument& e) {
+      if (e.field() != "profile") throw;
+      throw Failure(kExitUsage, "--profile " + e.reason());
+    } catch (const Unsupported& e) {
+      // A type the profile's device lacks: the user's choice, no device failed.
+      throw Failure(kExitUsage, e.what());
+    }
+  } else {
+    Device device = openDevice(global);
+    report = planOf(device.createOperator(desc));
+    checkValidation(device, global);
+  }
+  if (parsed.json) {
+    std::printf("%s\n", toJson(report).c_str());
+  } else {
+    printReport(report);
+  }
+  return kExitSuccess;
+}
+
+}  // namespace vkscan::cli
