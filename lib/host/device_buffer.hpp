@@ -1,4 +1,4 @@
-// A host-visible device buffer with a device address: what Device::run()
+// A host-visible device buffer with a device address: what run()
 // stages data through, and what tests and tools bind.
 #pragma once
 
@@ -11,7 +11,7 @@ class DeviceBuffer {
   // Usable as a storage buffer, through its device address and by
   // transfers, and in the ways `extraUsage` adds; with
   // VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT it also owns a texel view of its
-  // whole 16-byte texels (BufferBinding::texelView), where the device's
+  // whole 16-byte texels (recordWithInputTexels()), where the device's
   // maxTexelBufferElements allows. Throws VulkanError on a failed call
   // (nothing is left allocated) and Unsupported when no host-visible memory
   // type fits.

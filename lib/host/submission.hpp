@@ -1,5 +1,5 @@
 // A transient command pool, its one command buffer and a fence: what
-// Device::run() and the vector-words timing (vector_words.cpp) submit with.
+// run() submits with.
 #pragma once
 
 #include "device/device_impl.hpp"

@@ -126,7 +126,7 @@ struct PipelineKey {
   bool storageBuffers = false;
   // Storage-buffer stages reading the operator's input: 32-byte units load
   // through the input's uniform texel buffer view, bound as binding 3
-  // (BufferBinding::texelView; kernels/common.glsl VKSCAN_TEXEL_INPUT).
+  // (recordWithInputTexels(); kernels/common.glsl VKSCAN_TEXEL_INPUT).
   // Chosen at record time, when the bindings are known (Operator keeps both
   // pipelines).
   bool texelInput = false;

@@ -96,7 +96,7 @@ class ScopedRestore {
   T saved_;
 };
 
-// Runs desc through Device::run() on the profile's device. For in place the
+// Runs desc through run() on the profile's device. For in place the
 // input must be laid out exactly as the output.
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,

@@ -1,6 +1,6 @@
 // Eight threads share one Device: they create operators for overlapping
 // pipeline keys (same and different types and flags) at the same time and
-// record and submit them concurrently, half through Device::run() and half
+// record and submit them concurrently, half through run() and half
 // through their own command buffers submitted under the device's queue lock.
 // Built with -fsanitize=thread in CI (scripts/ci-reliability.sh).
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Fault injection: every Vulkan call Device::run() makes that can fail is
+// Fault injection: every Vulkan call run() makes that can fail is
 // made to fail, one at a time, on a Device of its own. Each failure must come
 // back as VulkanError naming the call and its VkResult, leave the caller's
 // output untouched, leak nothing, and leave the Device usable.

@@ -231,7 +231,7 @@ TEST_CASE("enabled features: a wrapped device uses only what the engine enabled"
   CHECK(validationMessageCount(engine) == 0);
 }
 
-TEST_CASE("missing features: all three, and Device::run rejects before allocating") {
+TEST_CASE("missing features: all three, and run() rejects before allocating") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
   options.disableFloat64 = true;
@@ -283,7 +283,7 @@ TEST_CASE("missing features: without shaderInt64 a tensor over 2^30 bytes is ref
   CHECK(message.rfind("input: ", 0) == 0);
   CHECK(contains(message, "1073741828 bytes"));
 
-  // Device::run() reaches the check before touching the (far too small) host
+  // run() reaches the check before touching the (far too small) host
   // memory.
   std::vector<uint8_t> data(16, 0);
   CHECK_THROWS_AS(run(device, outputOnly, data.data(), data.data()), Unsupported);

@@ -331,7 +331,7 @@ std::vector<CopyKernel> copyKernelsFor(uint32_t elementBytes, bool halves) {
 // Runs whose source is a uniform texel buffer of 16-byte texels, storing
 // 32-bit words or 32-byte units: the third family, as vkscan reads its input
 // through texel views where the device gathers texel fetches faster
-// (BufferBinding::texelView). Usable where the source spans at most
+// (recordWithInputTexels()). Usable where the source spans at most
 // maxTexelBufferElements texels.
 std::vector<CopyKernel> texelCopyKernels() {
   namespace s = spirv;
