@@ -7,9 +7,6 @@
 //   VKSCAN_NO_INT64: for devices without shaderInt64. Addresses are uvec2,
 //     offsets 32-bit (the host keeps each tensor within 2^30 bytes), and
 //     INT64/UINT64 are pairs of 32-bit words added with carry.
-//   VKSCAN_NARROW_WORDS (4-byte types only): vectors move as 32-bit words,
-//     never as 64-bit ones or wide units, for devices where those are slower
-//     (DeviceOptions::vectorWords).
 //   VKSCAN_WORD_STORES (4-byte types, INT64 and UINT64, with Int64):
 //     vectors load as 64-bit words and wide units, as in the default build,
 //     and store as 32-bit words (VectorWords::Load64Store32); INT64 and
@@ -242,11 +239,8 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 #define VKSCAN_ACC_SIZE 4
 #endif
 #define VKSCAN_VEC_ALIGN (VKSCAN_DATA_SIZE * VEC_N)
-#if defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE != 4
-#error VKSCAN_NARROW_WORDS is for 4-byte types only
-#endif
-#if defined(VKSCAN_WORD_STORES) && (defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_F16) || \
-                                    defined(VKSCAN_NO_INT64) || defined(VKSCAN_NARROW_WORDS))
+#if defined(VKSCAN_WORD_STORES) && \
+    (defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_F16) || defined(VKSCAN_NO_INT64))
 #error VKSCAN_WORD_STORES is for 4-byte types and 64-bit integers, with Int64
 #endif
 
@@ -256,12 +250,8 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 // components is a large part of the time: measured on lavapipe (AMD EPYC, 2
 // cores), FLOAT32 rows [4096, 4096] went from 7.9 to 10.2 GB/s, columns from
 // 3.3 to 5.0, 1-D 2^24 from 5.9 to 7.4. The bytes, and every bit, are the
-// same; GPUs load 16 or 8 bytes either way. On an Intel Xeon host 64-bit
-// accesses cost more instead: the VKSCAN_NARROW_WORDS build of the 4-byte
-// types ran FLOAT32 1-D 2^24 at 0.73 of the copy roof instead of 0.62, rows
-// of 16 at 0.76 instead of 0.61, while FLOAT16 gained nothing from it
-// (0.38 against 0.42). The host picks the build (DeviceOptions::vectorWords).
-#if !defined(VKSCAN_NO_INT64) && !defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE < 8
+// same; GPUs load 16 or 8 bytes either way.
+#if !defined(VKSCAN_NO_INT64) && VKSCAN_DATA_SIZE < 8
 #if VKSCAN_VEC_ALIGN == 16
 #define VEC_STORE_T u64vec2
 #else
@@ -523,8 +513,8 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // sets it only where every node (or interleaved row, or group of rows of
 // one vector, chunk.glsl) starts on a unit of the binding, which needs the
 // binding's own offset (a multiple of 16) unrounded. Kernels without Int64
-// have no 32-byte type and keep vectors, as do those on narrow words.
-#if !defined(VKSCAN_NO_INT64) && !defined(VKSCAN_NARROW_WORDS)
+// have no 32-byte type and keep vectors.
+#if !defined(VKSCAN_NO_INT64)
 #define VKSCAN_WIDE 1
 #ifndef VKSCAN_WORD_STORES
 #define VKSCAN_WIDE_STORES 1
@@ -605,7 +595,7 @@ void setWideAccVec(inout u64vec4 unit, int i, ACC_VEC_T value) {
 #endif
 
 // Pairs: two adjacent elements of a 4-byte type as one 64-bit word (with
-// Int64, off narrow words), or two halves as one 32-bit word (16-bit
+// Int64), or two halves as one 32-bit word (16-bit
 // storage), moved by one access where each element was one: the lanes of
 // lines off vectors (chunk.glsl kScalarLanes). A pair starts on an even
 // element of its binding, whose offset the host keeps a multiple of 16.

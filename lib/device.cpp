@@ -323,13 +323,13 @@ void finishSetup(Device::Impl& impl, VkPipelineCache external) {
 }
 
 // The kernels' build: the variant the features need, on the vector words
-// options.vectorWords resolves to.
+// options.vectorWords resolves to (Bits32 has no build of its own: it runs
+// the default one).
 void createPipelineCache(Device::Impl& impl) {
   impl.vectorWords = detail::resolveVectorWords(impl);
   detail::KernelVariant variant;
   variant.emulatedInt64 = !impl.capabilities.shaderInt64;
   variant.packedHalves = !impl.capabilities.storageBuffer16BitAccess;
-  variant.narrowWords = impl.vectorWords == VectorWords::Bits32;
   variant.wordStores = impl.vectorWords == VectorWords::Load64Store32;
   impl.pipelines = std::make_unique<detail::PipelineCache>(
       impl.vk, impl.device, impl.vkPipelineCache, impl.pipelineLayout, variant);

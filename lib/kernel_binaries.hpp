@@ -25,10 +25,6 @@ struct KernelVariant {
   // FLOAT16 kernels load and store halves as 32-bit words, so they need no
   // storageBuffer16BitAccess. Other types have no halves and ignore it.
   bool packedHalves = false;
-  // 4-byte types move vectors as 32-bit words, never 64-bit ones or wide
-  // units (VectorWords::Bits32). Other types, and kernels without Int64
-  // (always on 32-bit words), ignore it.
-  bool narrowWords = false;
   // 4-byte types, INT64 and UINT64 (summed as pairs of 32-bit words) load as
   // the default build and store 32-bit words (VectorWords::Load64Store32).
   // FLOAT64, FLOAT16 and kernels without Int64 ignore it.
@@ -42,8 +38,8 @@ struct KernelVariant {
 KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers,
                           bool texelInput = false);
 
-// The variant's kernels for `type` move 32-byte units (with Int64, not on
-// narrow words), so storage-buffer stages have texel-input builds.
+// The variant's kernels for `type` move 32-byte units (with Int64), so
+// storage-buffer stages have texel-input builds.
 bool hasTexelInputKernels(DataType type, KernelVariant variant);
 
 }  // namespace vkscan::detail

@@ -78,7 +78,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
                 std::any_of(dispatches.begin(), dispatches.end(), detail::readsInputTexels);
   if (texels) {
     op->texelPipelines = impl_->pipelines->get(dispatches, {false, true}, &op->pipelines);
-    // Kernel variants without texel builds (no Int64, narrow words) leave
+    // Kernel variants without texel builds (no Int64) leave
     // every pipeline plain: nothing to choose, and no view to bind.
     if (op->texelPipelines == op->pipelines) op->texelPipelines.clear();
   }

@@ -307,17 +307,15 @@ TEST_CASE("record: an input's texel view is what CPU devices read, but in place 
 }
 
 // Whether a device's operators hold texel variants: on a CPU device with
-// push descriptors, where the kernels of `type` have texel builds, which the
-// 4-byte types lack on 32-bit words. The tests below fix the vector words
-// rather than leave them to Automatic, whose timing may pick Bits32 on a
-// loaded machine (it did once under ASan, and these counts were wrong).
+// push descriptors, whose kernels have texel builds (every build with
+// Int64). The tests below fix the vector words rather than leave them to
+// Automatic, whose timing may pick another form on a loaded machine.
 namespace {
 
-bool holdsTexelVariants(const Device& device, DataType type) {
+bool holdsTexelVariants(const Device& device) {
   const Device::Impl& impl = detail::DeviceAccess::impl(device);
-  bool narrow = device.vectorWords() == VectorWords::Bits32 && dataTypeSize(type) == 4;
   return impl.tuning.texelInput && impl.capabilities.pushDescriptor &&
-         impl.capabilities.shaderInt64 && !narrow;
+         impl.capabilities.shaderInt64;
 }
 
 Device deviceOnWords(VectorWords words) {
@@ -334,7 +332,7 @@ TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
   for (VectorWords words : {VectorWords::Bits64, VectorWords::Bits32}) {
     CAPTURE(vectorWordsName(words));
     Device device = deviceOnWords(words);
-    size_t perKey = holdsTexelVariants(device, DataType::Int32) ? 2 : 1;
+    size_t perKey = holdsTexelVariants(device) ? 2 : 1;
     CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {40, 40}, 1, false);
     Operator first = device.createOperator(desc);
     size_t afterFirst = device.cachedPipelineCount();
@@ -365,8 +363,7 @@ TEST_CASE("pipeline cache: a look-back operator holds its in-place pipeline too"
     }
     CHECK(op.dispatchCount() == 1);
     // Its plain and in-place pipelines, and its texel one where that exists.
-    CHECK(device.cachedPipelineCount() ==
-          (holdsTexelVariants(device, DataType::Float32) ? 3u : 2u));
+    CHECK(device.cachedPipelineCount() == (holdsTexelVariants(device) ? 3u : 2u));
     CHECK(device.validationMessageCount() == 0);
   }
 }
