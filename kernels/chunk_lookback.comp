@@ -65,7 +65,7 @@ const uint kUnpublished = 0x7FBADBADu;
 uvec2 wordsOf(ACC_T value) {
 #if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
   return uvec2(floatBitsToUint(value), 0u);
-#elif defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+#elif defined(VKSCAN_TYPE_U32)
   return uvec2(uint(value), 0u);
 #elif defined(VKSCAN_TYPE_F64)
   return unpackDouble2x32(value);
@@ -79,7 +79,7 @@ uvec2 wordsOf(ACC_T value) {
 ACC_T accOfWords(uvec2 words) {
 #if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
   return uintBitsToFloat(words.x);
-#elif defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+#elif defined(VKSCAN_TYPE_U32)
   return ACC_T(words.x);
 #elif defined(VKSCAN_TYPE_F64)
   return packDouble2x32(words);

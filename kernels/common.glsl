@@ -3,7 +3,8 @@
 // order's building blocks.
 //
 // Build-time defines (one SPIR-V blob per data type and variant):
-//   VKSCAN_TYPE_F32 | _F16 | _F64 | _I32 | _U32 | _I64 | _U64
+//   VKSCAN_TYPE_F32 | _F16 | _F64 | _U32 | _U64. INT32 and INT64 run the
+//     UINT32 and UINT64 builds: two's-complement sums wrap alike.
 //   VKSCAN_NO_INT64: for devices without shaderInt64. Addresses are uvec2,
 //     offsets 32-bit (the host keeps each tensor within 2^30 bytes), and
 //     INT64/UINT64 are pairs of 32-bit words added with carry.
@@ -136,20 +137,13 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define VEC_T dvec2
 #define VEC_N 2
 #define ACC_IS_FLOAT 1
-#elif defined(VKSCAN_TYPE_I32)
-#define DATA_T int
-#define ACC_T int
-#define VEC_T ivec4
-#define VEC_N 4
 #elif defined(VKSCAN_TYPE_U32)
 #define DATA_T uint
 #define ACC_T uint
 #define VEC_T uvec4
 #define VEC_N 4
-#elif (defined(VKSCAN_TYPE_I64) || defined(VKSCAN_TYPE_U64)) && \
-    (defined(VKSCAN_NO_INT64) || defined(VKSCAN_WORD_STORES))
-// Both signed and unsigned sums wrap modulo 2^64, so one emulation serves
-// both: (low, high) words, and a vector holds two elements as (xy, zw).
+#elif defined(VKSCAN_TYPE_U64) && (defined(VKSCAN_NO_INT64) || defined(VKSCAN_WORD_STORES))
+// (low, high) words, and a vector holds two elements as (xy, zw).
 // With word stores too, although the device has Int64: 64-bit sums stored
 // as 32-bit words cost a split of every value, and stored as 64-bit words
 // they store slowly where word stores pay. Measured on lavapipe (Intel Xeon
@@ -159,11 +153,6 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define DATA_T uvec2
 #define ACC_T uvec2
 #define VEC_T uvec4
-#define VEC_N 2
-#elif defined(VKSCAN_TYPE_I64)
-#define DATA_T int64_t
-#define ACC_T int64_t
-#define VEC_T i64vec2
 #define VEC_N 2
 #elif defined(VKSCAN_TYPE_U64)
 #define DATA_T uint64_t
@@ -178,14 +167,10 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define ACC_VEC_T vec4
 #elif defined(VKSCAN_TYPE_F64)
 #define ACC_VEC_T dvec2
-#elif defined(VKSCAN_TYPE_I32)
-#define ACC_VEC_T ivec4
 #elif defined(VKSCAN_TYPE_U32)
 #define ACC_VEC_T uvec4
 #elif defined(EMULATED_INT64)
 #define ACC_VEC_T uvec4
-#elif defined(VKSCAN_TYPE_I64)
-#define ACC_VEC_T i64vec2
 #else
 #define ACC_VEC_T u64vec2
 #endif
@@ -227,13 +212,13 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 
 #if defined(VKSCAN_TYPE_F16)
 #define VKSCAN_DATA_SIZE 2
-#elif defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+#elif defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_U32)
 #define VKSCAN_DATA_SIZE 4
 #else
 #define VKSCAN_DATA_SIZE 8
 #endif
 
-#if defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_I64) || defined(VKSCAN_TYPE_U64)
+#if defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_U64)
 #define VKSCAN_ACC_SIZE 8
 #else
 #define VKSCAN_ACC_SIZE 4

@@ -1,18 +1,14 @@
 // The SPIR-V of each (stage, data type, kernel variant), embedded at build
-// time (kernels/CMakeLists.txt lists them).
+// time compressed (kernels/CMakeLists.txt declares them).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "plan.hpp"
 
 namespace vkscan::detail {
-
-struct KernelBinary {
-  const uint32_t* code;
-  size_t words;
-};
 
 // Which build of the kernels a device needs. Every variant takes the same
 // push constants, specialization constants and plan, and computes the same
@@ -31,12 +27,14 @@ struct KernelVariant {
   bool wordStores = false;
 };
 
-// `storageBuffers`: the build that binds the tensors as storage buffers
-// (chunk stages only); `texelInput`: of those, the build that loads the
-// input's units through its texel view (PipelineKey::texelInput), which
-// exists where hasTexelInputKernels().
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers,
-                          bool texelInput = false);
+// The SPIR-V words of one build, decompressed. `storageBuffers`: the build
+// that binds the tensors as storage buffers (chunk stages only);
+// `texelInput`: of those, the build that loads the input's units through its
+// texel view (PipelineKey::texelInput), which exists where
+// hasTexelInputKernels(). Throws Error if vkscan has no such build, or if
+// its data does not decompress.
+std::vector<uint32_t> kernelBinary(Stage stage, DataType type, KernelVariant variant,
+                                   bool storageBuffers, bool texelInput = false);
 
 // The variant's kernels for `type` move 32-byte units (with Int64), so
 // storage-buffer stages have texel-input builds.

@@ -110,9 +110,9 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
   };
   try {
     for (size_t i = 0; i < missing.size(); ++i) {
-      KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type, variant_,
-                                         missing[i].storageBuffers, missing[i].texelInput);
-      modules[i] = createShaderModule(vk_, device_, binary.code, binary.words);
+      std::vector<uint32_t> code = kernelBinary(missing[i].stage, missing[i].type, variant_,
+                                                missing[i].storageBuffers, missing[i].texelInput);
+      modules[i] = createShaderModule(vk_, device_, code.data(), code.size());
       data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
                  vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
                  vkBool(missing[i].partialNodes), missing[i].lineDims,
