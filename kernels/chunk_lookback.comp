@@ -48,9 +48,9 @@
 #define TILE_LEVELS 3u
 
 // Re-reads of a silent earlier tile's values before reducing it here.
-layout(constant_id = 9) const uint kPolls = 256u;
+layout(constant_id = VKSCAN_SPEC_LOOKBACK_POLLS) const uint kPolls = 256u;
 // The output is bound to the input (see above).
-layout(constant_id = 10) const bool kInPlace = false;
+layout(constant_id = VKSCAN_SPEC_IN_PLACE) const bool kInPlace = false;
 
 // Matches kLookbackUnpublished in lib/plan.hpp. A signalling NaN, which no
 // FP32 addition returns, and an unlikely integer.

@@ -18,26 +18,13 @@
 //     buffers 0, 1, 2 of set 0 (pushed by the host) instead of device
 //     addresses; offsets are 32-bit element indices. CPU implementations
 //     (lavapipe) run these accesses much faster than device addresses.
-// Specialization constants:
-//   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool),
-//   3: reverse (bool; with vector loads: the axis strides are -1),
-//   4: partial nodes (bool; chunk stages: the axis length may not be a
-//      multiple of NODE; false promises it is),
-//   5: line dimensions (1 to 3; lineSize[d] == 1 for every d >= it),
-//   6: chunked (bool; chunk stages: chunksPerLine may exceed 1; false
-//      promises it is 1),
-//   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl),
-//   8: full nodes (bool; chunk stages: the axis may hold a full node; false
-//      promises it is shorter than NODE),
-//   9: look-back polls, 10: in place (bool) (chunk_lookback.comp),
-//   14: wide vectors (bool; chunk stages: nodes on vector loads, or
-//      interleaved rows of four vectors, move in 32-byte units).
-// They make choices that could be runtime tests compile-time ones because
-// llvmpipe runs every path of a kernel under masks, taken or not, uniform
-// branches included: an untaken path costs about what a taken one does, and
-// a loop that runs no iteration still runs its body once, masked. The
-// integer divisions that decode line and chunk indices are the costliest
-// such path (a CPU has no vector division: one scalar division per lane).
+// Specialization constants: kernels/shared/spec_constants.h. They make
+// choices that could be runtime tests compile-time ones because llvmpipe
+// runs every path of a kernel under masks, taken or not, uniform branches
+// included: an untaken path costs about what a taken one does, and a loop
+// that runs no iteration still runs its body once, masked. The integer
+// divisions that decode line and chunk indices are the costliest such path
+// (a CPU has no vector division: one scalar division per lane).
 //
 // The canonical order (include/vkscan/vkscan.hpp) is a radix-16 tree of
 // serial sums. Every kernel adds the same operands in the same order, and
@@ -57,18 +44,19 @@
 #endif
 
 #include "scan_params.h"
+#include "spec_constants.h"
 
 layout(push_constant, std430) uniform PushConstants { ScanParams p; };
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool kExclusive = false;
-layout(constant_id = 2) const bool kVectorLoads = false;
-layout(constant_id = 3) const bool kReverse = false;
-layout(constant_id = 4) const bool kPartialNodes = true;
-layout(constant_id = 5) const uint kLineDims = 3;
-layout(constant_id = 6) const bool kChunked = true;
-layout(constant_id = 8) const bool kFullNodes = true;
-layout(constant_id = 14) const bool kWideVectors = false;
+layout(local_size_x_id = VKSCAN_SPEC_WORKGROUP_SIZE) in;
+layout(constant_id = VKSCAN_SPEC_EXCLUSIVE) const bool kExclusive = false;
+layout(constant_id = VKSCAN_SPEC_VECTOR_LOADS) const bool kVectorLoads = false;
+layout(constant_id = VKSCAN_SPEC_REVERSE) const bool kReverse = false;
+layout(constant_id = VKSCAN_SPEC_PARTIAL_NODES) const bool kPartialNodes = true;
+layout(constant_id = VKSCAN_SPEC_LINE_DIMS) const uint kLineDims = 3;
+layout(constant_id = VKSCAN_SPEC_CHUNKED) const bool kChunked = true;
+layout(constant_id = VKSCAN_SPEC_FULL_NODES) const bool kFullNodes = true;
+layout(constant_id = VKSCAN_SPEC_WIDE_VECTORS) const bool kWideVectors = false;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).
