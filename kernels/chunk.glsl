@@ -25,7 +25,7 @@
 // kLaneVectors of them hold lines (4, or 1 when the inner extent is not a
 // multiple of four vectors); the others stay the identity, a constant the
 // compiler folds through every addition, so they cost nothing.
-layout(constant_id = 7) const uint kLaneVectors = 4u;
+layout(constant_id = VKSCAN_SPEC_LANE_VECTORS) const uint kLaneVectors = 4u;
 #define LANE_N (kLaneVectors * VEC_N)
 // Rows of a node an interleaved walk reads per loop iteration (1 or 2). The
 // rows are a loop, not unrolled: llvmpipe turns each access into a loop over
@@ -34,7 +34,7 @@ layout(constant_id = 7) const uint kLaneVectors = 4u;
 // 7.3-7.6 GB/s against 8.3-8.9 rolled, FLOAT16 columns at 2.4-2.8 against
 // 3.2-3.5. Two rows per iteration where a chunk is a level-4 node: 4096
 // nodes of 16 iterations would pass lavapipe's 65,535-iteration cap.
-layout(constant_id = 12) const uint kRowsPerIteration = 1u;
+layout(constant_id = VKSCAN_SPEC_ROWS_PER_ITERATION) const uint kRowsPerIteration = 1u;
 #ifdef EMULATED_INT64
 #define VEC_SPLAT(x) uvec4(x, x)
 #else
@@ -196,7 +196,7 @@ void storeAuxLane(OFFSET_T index, LANE_T value) {
 // FLOAT16) where a line per invocation read one element. The host sets
 // kLaneVectors to 4 with it. Measured on lavapipe, [4096, 4095] along axis
 // 0: 1.87-1.94 to 3.64-3.78 GB/s.
-layout(constant_id = 15) const bool kScalarLanes = false;
+layout(constant_id = VKSCAN_SPEC_SCALAR_LANES) const bool kScalarLanes = false;
 #define SCALAR_ROW_N (4 * VEC_N)
 
 // A row of such a lane, in memory order. Where elements pair (common.glsl),
@@ -381,7 +381,7 @@ void storeChunkNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T v[NODE]) {
 // rows no other invocation writes.
 // Measured on lavapipe, [4096, 4096] along axis 0: 0.35-0.42 of the copy
 // roof without, 0.45-0.52 with.
-layout(constant_id = 11) const bool kTouchAhead = false;
+layout(constant_id = VKSCAN_SPEC_TOUCH_AHEAD) const bool kTouchAhead = false;
 #ifdef VKSCAN_TEXEL_INPUT
 // Texel builds fetch rows through the sampler, and a touch is a storage load,
 // a lane at a time on llvmpipe: there the touches cost more than the misses
@@ -773,7 +773,7 @@ LANE_T scanNodeValues(OFFSET_T k0, LANE_T x1, LANE_T v[NODE], out LANE_T outValu
 // Tuning::chunkNodeBarriers. The host's promise: whole lines (one chunk a
 // line) and full workgroups, so that every invocation of a workgroup walks
 // the same nodes and meets each barrier in the same control flow.
-layout(constant_id = 16) const bool kNodeBarrier = false;
+layout(constant_id = VKSCAN_SPEC_NODE_BARRIER) const bool kNodeBarrier = false;
 
 void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNode) {
   if (kNodeBarrier) barrier();
@@ -813,7 +813,7 @@ void scanNode(ChunkTask task, inout Walk walk, uint node, bool full, bool lastNo
 // these are the sums scanChunk() makes, bit for bit (its carry, the
 // identity passed down three levels, included). Measured on lavapipe, GB/s
 // (A/B): [2^20, 16] 9.4 to 10.1, [2^20, 10] 3.0 to 7.9, [2^22, 3] 1.1 to 10.
-layout(constant_id = 13) const uint kSegmentLength = 0u;
+layout(constant_id = VKSCAN_SPEC_SEGMENT_LENGTH) const uint kSegmentLength = 0u;
 
 // Nodes an invocation walks: the fewest that hold whole lines (lcm(16, L) /
 // 16, as L <= 16), and at least two, which amortise the walk's setup.

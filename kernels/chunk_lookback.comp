@@ -33,7 +33,7 @@
 // tile the looking invocation passes a barrier and reads the total again,
 // and if the tile has published meanwhile takes the published total. Those
 // barriers exist only in the in-place pipeline, which runs one subgroup per
-// workgroup (lib/plan.cpp). A total that reads as silent although published
+// workgroup (lib/plan/cpu.cpp). A total that reads as silent although published
 // (a word equal to kUnpublished) would leave the looking invocation with
 // the sum of overwritten inputs, so in place such a tile also writes its
 // total as a collision record, two words that are never kUnpublished,
@@ -41,18 +41,18 @@
 //
 // Aux (scratch) for W = lineCount * chunksPerLine tiles: W totals, then W
 // inclusive values, accumulators of one or two 32-bit words, then W
-// collision records of two words (lib/plan.cpp lookbackScratchBytes()).
+// collision records of two words (lib/plan/cpu.cpp lookbackScratchBytes()).
 #include "common.glsl"
 #include "chunk.glsl"
 
 #define TILE_LEVELS 3u
 
 // Re-reads of a silent earlier tile's values before reducing it here.
-layout(constant_id = 9) const uint kPolls = 256u;
+layout(constant_id = VKSCAN_SPEC_LOOKBACK_POLLS) const uint kPolls = 256u;
 // The output is bound to the input (see above).
-layout(constant_id = 10) const bool kInPlace = false;
+layout(constant_id = VKSCAN_SPEC_IN_PLACE) const bool kInPlace = false;
 
-// Matches kLookbackUnpublished in lib/plan.hpp. A signalling NaN, which no
+// Matches kLookbackUnpublished in lib/plan/common.hpp. A signalling NaN, which no
 // FP32 addition returns, and an unlikely integer.
 const uint kUnpublished = 0x7FBADBADu;
 
@@ -65,7 +65,7 @@ const uint kUnpublished = 0x7FBADBADu;
 uvec2 wordsOf(ACC_T value) {
 #if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
   return uvec2(floatBitsToUint(value), 0u);
-#elif defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+#elif defined(VKSCAN_TYPE_U32)
   return uvec2(uint(value), 0u);
 #elif defined(VKSCAN_TYPE_F64)
   return unpackDouble2x32(value);
@@ -79,7 +79,7 @@ uvec2 wordsOf(ACC_T value) {
 ACC_T accOfWords(uvec2 words) {
 #if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
   return uintBitsToFloat(words.x);
-#elif defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+#elif defined(VKSCAN_TYPE_U32)
   return ACC_T(words.x);
 #elif defined(VKSCAN_TYPE_F64)
   return packDouble2x32(words);

@@ -3,13 +3,11 @@
 // order's building blocks.
 //
 // Build-time defines (one SPIR-V blob per data type and variant):
-//   VKSCAN_TYPE_F32 | _F16 | _F64 | _I32 | _U32 | _I64 | _U64
+//   VKSCAN_TYPE_F32 | _F16 | _F64 | _U32 | _U64. INT32 and INT64 run the
+//     UINT32 and UINT64 builds: two's-complement sums wrap alike.
 //   VKSCAN_NO_INT64: for devices without shaderInt64. Addresses are uvec2,
 //     offsets 32-bit (the host keeps each tensor within 2^30 bytes), and
 //     INT64/UINT64 are pairs of 32-bit words added with carry.
-//   VKSCAN_NARROW_WORDS (4-byte types only): vectors move as 32-bit words,
-//     never as 64-bit ones or wide units, for devices where those are slower
-//     (DeviceOptions::vectorWords).
 //   VKSCAN_WORD_STORES (4-byte types, INT64 and UINT64, with Int64):
 //     vectors load as 64-bit words and wide units, as in the default build,
 //     and store as 32-bit words (VectorWords::Load64Store32); INT64 and
@@ -20,26 +18,13 @@
 //     buffers 0, 1, 2 of set 0 (pushed by the host) instead of device
 //     addresses; offsets are 32-bit element indices. CPU implementations
 //     (lavapipe) run these accesses much faster than device addresses.
-// Specialization constants:
-//   0: workgroup size, 1: exclusive (bool), 2: vector loads allowed (bool),
-//   3: reverse (bool; with vector loads: the axis strides are -1),
-//   4: partial nodes (bool; chunk stages: the axis length may not be a
-//      multiple of NODE; false promises it is),
-//   5: line dimensions (1 to 3; lineSize[d] == 1 for every d >= it),
-//   6: chunked (bool; chunk stages: chunksPerLine may exceed 1; false
-//      promises it is 1),
-//   7: lane vectors (interleaved FLOAT32 chunk stages, chunk.glsl),
-//   8: full nodes (bool; chunk stages: the axis may hold a full node; false
-//      promises it is shorter than NODE),
-//   9: look-back polls, 10: in place (bool) (chunk_lookback.comp),
-//   14: wide vectors (bool; chunk stages: nodes on vector loads, or
-//      interleaved rows of four vectors, move in 32-byte units).
-// They make choices that could be runtime tests compile-time ones because
-// llvmpipe runs every path of a kernel under masks, taken or not, uniform
-// branches included: an untaken path costs about what a taken one does, and
-// a loop that runs no iteration still runs its body once, masked. The
-// integer divisions that decode line and chunk indices are the costliest
-// such path (a CPU has no vector division: one scalar division per lane).
+// Specialization constants: kernels/shared/spec_constants.h. They make
+// choices that could be runtime tests compile-time ones because llvmpipe
+// runs every path of a kernel under masks, taken or not, uniform branches
+// included: an untaken path costs about what a taken one does, and a loop
+// that runs no iteration still runs its body once, masked. The integer
+// divisions that decode line and chunk indices are the costliest such path
+// (a CPU has no vector division: one scalar division per lane).
 //
 // The canonical order (include/vkscan/vkscan.hpp) is a radix-16 tree of
 // serial sums. Every kernel adds the same operands in the same order, and
@@ -59,18 +44,19 @@
 #endif
 
 #include "scan_params.h"
+#include "spec_constants.h"
 
 layout(push_constant, std430) uniform PushConstants { ScanParams p; };
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool kExclusive = false;
-layout(constant_id = 2) const bool kVectorLoads = false;
-layout(constant_id = 3) const bool kReverse = false;
-layout(constant_id = 4) const bool kPartialNodes = true;
-layout(constant_id = 5) const uint kLineDims = 3;
-layout(constant_id = 6) const bool kChunked = true;
-layout(constant_id = 8) const bool kFullNodes = true;
-layout(constant_id = 14) const bool kWideVectors = false;
+layout(local_size_x_id = VKSCAN_SPEC_WORKGROUP_SIZE) in;
+layout(constant_id = VKSCAN_SPEC_EXCLUSIVE) const bool kExclusive = false;
+layout(constant_id = VKSCAN_SPEC_VECTOR_LOADS) const bool kVectorLoads = false;
+layout(constant_id = VKSCAN_SPEC_REVERSE) const bool kReverse = false;
+layout(constant_id = VKSCAN_SPEC_PARTIAL_NODES) const bool kPartialNodes = true;
+layout(constant_id = VKSCAN_SPEC_LINE_DIMS) const uint kLineDims = 3;
+layout(constant_id = VKSCAN_SPEC_CHUNKED) const bool kChunked = true;
+layout(constant_id = VKSCAN_SPEC_FULL_NODES) const bool kFullNodes = true;
+layout(constant_id = VKSCAN_SPEC_WIDE_VECTORS) const bool kWideVectors = false;
 
 // Addresses and element offsets (which are signed: a decreasing axis walks
 // down from its base).
@@ -139,20 +125,13 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define VEC_T dvec2
 #define VEC_N 2
 #define ACC_IS_FLOAT 1
-#elif defined(VKSCAN_TYPE_I32)
-#define DATA_T int
-#define ACC_T int
-#define VEC_T ivec4
-#define VEC_N 4
 #elif defined(VKSCAN_TYPE_U32)
 #define DATA_T uint
 #define ACC_T uint
 #define VEC_T uvec4
 #define VEC_N 4
-#elif (defined(VKSCAN_TYPE_I64) || defined(VKSCAN_TYPE_U64)) && \
-    (defined(VKSCAN_NO_INT64) || defined(VKSCAN_WORD_STORES))
-// Both signed and unsigned sums wrap modulo 2^64, so one emulation serves
-// both: (low, high) words, and a vector holds two elements as (xy, zw).
+#elif defined(VKSCAN_TYPE_U64) && (defined(VKSCAN_NO_INT64) || defined(VKSCAN_WORD_STORES))
+// (low, high) words, and a vector holds two elements as (xy, zw).
 // With word stores too, although the device has Int64: 64-bit sums stored
 // as 32-bit words cost a split of every value, and stored as 64-bit words
 // they store slowly where word stores pay. Measured on lavapipe (Intel Xeon
@@ -162,11 +141,6 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define DATA_T uvec2
 #define ACC_T uvec2
 #define VEC_T uvec4
-#define VEC_N 2
-#elif defined(VKSCAN_TYPE_I64)
-#define DATA_T int64_t
-#define ACC_T int64_t
-#define VEC_T i64vec2
 #define VEC_N 2
 #elif defined(VKSCAN_TYPE_U64)
 #define DATA_T uint64_t
@@ -181,14 +155,10 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define ACC_VEC_T vec4
 #elif defined(VKSCAN_TYPE_F64)
 #define ACC_VEC_T dvec2
-#elif defined(VKSCAN_TYPE_I32)
-#define ACC_VEC_T ivec4
 #elif defined(VKSCAN_TYPE_U32)
 #define ACC_VEC_T uvec4
 #elif defined(EMULATED_INT64)
 #define ACC_VEC_T uvec4
-#elif defined(VKSCAN_TYPE_I64)
-#define ACC_VEC_T i64vec2
 #else
 #define ACC_VEC_T u64vec2
 #endif
@@ -230,23 +200,20 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 
 #if defined(VKSCAN_TYPE_F16)
 #define VKSCAN_DATA_SIZE 2
-#elif defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_I32) || defined(VKSCAN_TYPE_U32)
+#elif defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_U32)
 #define VKSCAN_DATA_SIZE 4
 #else
 #define VKSCAN_DATA_SIZE 8
 #endif
 
-#if defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_I64) || defined(VKSCAN_TYPE_U64)
+#if defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_U64)
 #define VKSCAN_ACC_SIZE 8
 #else
 #define VKSCAN_ACC_SIZE 4
 #endif
 #define VKSCAN_VEC_ALIGN (VKSCAN_DATA_SIZE * VEC_N)
-#if defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE != 4
-#error VKSCAN_NARROW_WORDS is for 4-byte types only
-#endif
-#if defined(VKSCAN_WORD_STORES) && (defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_F16) || \
-                                    defined(VKSCAN_NO_INT64) || defined(VKSCAN_NARROW_WORDS))
+#if defined(VKSCAN_WORD_STORES) && \
+    (defined(VKSCAN_TYPE_F64) || defined(VKSCAN_TYPE_F16) || defined(VKSCAN_NO_INT64))
 #error VKSCAN_WORD_STORES is for 4-byte types and 64-bit integers, with Int64
 #endif
 
@@ -256,12 +223,8 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 // components is a large part of the time: measured on lavapipe (AMD EPYC, 2
 // cores), FLOAT32 rows [4096, 4096] went from 7.9 to 10.2 GB/s, columns from
 // 3.3 to 5.0, 1-D 2^24 from 5.9 to 7.4. The bytes, and every bit, are the
-// same; GPUs load 16 or 8 bytes either way. On an Intel Xeon host 64-bit
-// accesses cost more instead: the VKSCAN_NARROW_WORDS build of the 4-byte
-// types ran FLOAT32 1-D 2^24 at 0.73 of the copy roof instead of 0.62, rows
-// of 16 at 0.76 instead of 0.61, while FLOAT16 gained nothing from it
-// (0.38 against 0.42). The host picks the build (DeviceOptions::vectorWords).
-#if !defined(VKSCAN_NO_INT64) && !defined(VKSCAN_NARROW_WORDS) && VKSCAN_DATA_SIZE < 8
+// same; GPUs load 16 or 8 bytes either way.
+#if !defined(VKSCAN_NO_INT64) && VKSCAN_DATA_SIZE < 8
 #if VKSCAN_VEC_ALIGN == 16
 #define VEC_STORE_T u64vec2
 #else
@@ -523,8 +486,8 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // sets it only where every node (or interleaved row, or group of rows of
 // one vector, chunk.glsl) starts on a unit of the binding, which needs the
 // binding's own offset (a multiple of 16) unrounded. Kernels without Int64
-// have no 32-byte type and keep vectors, as do those on narrow words.
-#if !defined(VKSCAN_NO_INT64) && !defined(VKSCAN_NARROW_WORDS)
+// have no 32-byte type and keep vectors.
+#if !defined(VKSCAN_NO_INT64)
 #define VKSCAN_WIDE 1
 #ifndef VKSCAN_WORD_STORES
 #define VKSCAN_WIDE_STORES 1
@@ -605,7 +568,7 @@ void setWideAccVec(inout u64vec4 unit, int i, ACC_VEC_T value) {
 #endif
 
 // Pairs: two adjacent elements of a 4-byte type as one 64-bit word (with
-// Int64, off narrow words), or two halves as one 32-bit word (16-bit
+// Int64), or two halves as one 32-bit word (16-bit
 // storage), moved by one access where each element was one: the lanes of
 // lines off vectors (chunk.glsl kScalarLanes). A pair starts on an even
 // element of its binding, whose offset the host keeps a multiple of 16.

@@ -1,64 +1,107 @@
 #include "kernel_binaries.hpp"
 
-#include <vkscan_kernels.h>
+#include <vkscan_kernel_groups.h>
+#include <zstd.h>
 
 #include <string>
 
 namespace vkscan::detail {
 namespace {
 
+// The groups vkscan_kernel_table.inc names, and their type.
+using namespace kernels;
+
+// KernelVariant as the flags kernels/CMakeLists.txt names (FLAGS).
+enum : unsigned { kEmulatedInt64 = 1u, kPackedHalves = 2u, kWordStores = 4u };
+
 struct KernelEntry {
   Stage stage;
   DataType type;
-  KernelVariant variant;
+  unsigned variant;
   bool storageBuffers;
   bool texelInput;
-  KernelBinary binary;
+  const KernelGroup* group;
+  uint32_t member;
 };
 
-// One entry per embedded blob, written by kernels/CMakeLists.txt.
+// One entry per build, written by cmake/vkscanKernels.cmake.
 const KernelEntry kKernels[] = {
 #include <vkscan_kernel_table.inc>
 };
 
-}  // namespace
-
-bool hasTexelInputKernels(DataType type, KernelVariant variant) {
-  return !variant.emulatedInt64 && !(variant.narrowWords && dataTypeSize(type) == 4);
+// Signed integers run the unsigned builds: two's-complement sums wrap alike.
+DataType builtType(DataType type) {
+  switch (type) {
+    case DataType::Int32:
+      return DataType::UInt32;
+    case DataType::Int64:
+      return DataType::UInt64;
+    default:
+      return type;
+  }
 }
 
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers,
-                          bool texelInput) {
-  // Only FLOAT16 is built packed: for every other type the plain blob is
-  // already free of 16-bit storage. Only the 4-byte types are built narrow:
-  // the others have no 64-bit words to narrow, or (FLOAT16) ran no faster.
-  // Word stores are built for those and the 64-bit integers (summed as
-  // pairs of words). FLOAT64 keeps its build, and so does FLOAT16: once the
-  // input came through texel views its 32-bit word stores were the slower
-  // (A/B on lavapipe, Intel Xeon host, ratios to the roof over four runs
-  // each: 1-D 2^24 0.33-0.35 against 0.38-0.39 with 64-bit stores,
-  // [4096, 4095] along axis 0 0.11 against 0.13-0.14; [4096, 4096] within
-  // the noise, 0.22-0.33 either way), where the other types' stayed the
-  // faster (FLOAT32 1-D 0.75 against 0.53-0.60).
+std::vector<uint32_t> decompress(const KernelGroup& group, uint32_t member,
+                                 const std::string& kernel) {
+  auto fail = [&](const std::string& why) {
+    return Error("vkscan's embedded " + kernel + " kernel (group " + group.name +
+                 ") does not decompress: " + why);
+  };
+  size_t totalWords = 0;
+  size_t offsetWords = 0;
+  for (size_t i = 0; i < group.memberCount; ++i) {
+    if (i == member) offsetWords = totalWords;
+    totalWords += group.memberWords[i];
+  }
+  unsigned long long contentBytes =
+      ZSTD_getFrameContentSize(group.compressed, group.compressedBytes);
+  if (contentBytes != totalWords * sizeof(uint32_t)) {
+    throw fail(contentBytes == ZSTD_CONTENTSIZE_ERROR     ? "not a zstd frame"
+               : contentBytes == ZSTD_CONTENTSIZE_UNKNOWN ? "no content size"
+                                                          : "unexpected content size");
+  }
+  // The whole frame, then the member: a frame decompresses from its start.
+  std::vector<uint32_t> words(totalWords);
+  size_t written = ZSTD_decompress(words.data(), totalWords * sizeof(uint32_t), group.compressed,
+                                   group.compressedBytes);
+  if (ZSTD_isError(written)) throw fail(ZSTD_getErrorName(written));
+  if (written != totalWords * sizeof(uint32_t)) throw fail("short content");
+  return std::vector<uint32_t>(
+      words.begin() + static_cast<std::ptrdiff_t>(offsetWords),
+      words.begin() + static_cast<std::ptrdiff_t>(offsetWords + group.memberWords[member]));
+}
+
+}  // namespace
+
+bool hasTexelInputKernels(DataType, KernelVariant variant) {
+  return !variant.emulatedInt64;
+}
+
+std::vector<uint32_t> kernelBinary(Stage stage, DataType type, KernelVariant variant,
+                                   bool storageBuffers, bool texelInput) {
+  // Only FLOAT16 is built packed: for every other type the plain build is
+  // already free of 16-bit storage. Word stores are built for the 4-byte
+  // types and the 64-bit integers (summed as pairs of words); FLOAT64 keeps
+  // its build, and so does FLOAT16, whose 32-bit word stores were the slower
+  // once its input came through texel views.
+  DataType built = builtType(type);
   bool packed = variant.packedHalves && type == DataType::Float16;
-  bool narrow = variant.narrowWords && !variant.emulatedInt64 && dataTypeSize(type) == 4;
   bool wordStores = variant.wordStores && !variant.emulatedInt64 && type != DataType::Float64 &&
                     type != DataType::Float16;
+  unsigned flags = (variant.emulatedInt64 ? kEmulatedInt64 : 0u) | (packed ? kPackedHalves : 0u) |
+                   (wordStores ? kWordStores : 0u);
+  std::string name =
+      std::string(stageName(stage)) + " " + dataTypeName(type) +
+      (variant.emulatedInt64 ? " without Int64" : "") + (packed ? " with packed halves" : "") +
+      (wordStores ? " with 32-bit word stores" : "") +
+      (storageBuffers ? " on storage buffers" : "") + (texelInput ? " reading texels" : "");
   for (const KernelEntry& entry : kKernels) {
-    if (entry.stage == stage && entry.type == type &&
-        entry.variant.emulatedInt64 == variant.emulatedInt64 &&
-        entry.variant.packedHalves == packed && entry.variant.narrowWords == narrow &&
-        entry.variant.wordStores == wordStores && entry.storageBuffers == storageBuffers &&
-        entry.texelInput == texelInput) {
-      return entry.binary;
+    if (entry.stage == stage && entry.type == built && entry.variant == flags &&
+        entry.storageBuffers == storageBuffers && entry.texelInput == texelInput) {
+      return decompress(*entry.group, entry.member, name);
     }
   }
-  throw Error(std::string("vkscan was built without the ") + stageName(stage) + " kernel for " +
-              dataTypeName(type) + (variant.emulatedInt64 ? " without Int64" : "") +
-              (packed ? " with packed halves" : "") + (narrow ? " on 32-bit words" : "") +
-              (wordStores ? " with 32-bit word stores" : "") +
-              (storageBuffers ? " on storage buffers" : "") +
-              (texelInput ? " reading texels" : ""));
+  throw Error("vkscan was built without the " + name + " kernel");
 }
 
 }  // namespace vkscan::detail

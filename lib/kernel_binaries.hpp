@@ -1,18 +1,14 @@
 // The SPIR-V of each (stage, data type, kernel variant), embedded at build
-// time (kernels/CMakeLists.txt lists them).
+// time compressed (kernels/CMakeLists.txt declares them).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "plan/common.hpp"
 
 namespace vkscan::detail {
-
-struct KernelBinary {
-  const uint32_t* code;
-  size_t words;
-};
 
 // Which build of the kernels a device needs. Every variant takes the same
 // push constants, specialization constants and plan, and computes the same
@@ -25,25 +21,23 @@ struct KernelVariant {
   // FLOAT16 kernels load and store halves as 32-bit words, so they need no
   // storageBuffer16BitAccess. Other types have no halves and ignore it.
   bool packedHalves = false;
-  // 4-byte types move vectors as 32-bit words, never 64-bit ones or wide
-  // units (VectorWords::Bits32). Other types, and kernels without Int64
-  // (always on 32-bit words), ignore it.
-  bool narrowWords = false;
   // 4-byte types, INT64 and UINT64 (summed as pairs of 32-bit words) load as
   // the default build and store 32-bit words (VectorWords::Load64Store32).
   // FLOAT64, FLOAT16 and kernels without Int64 ignore it.
   bool wordStores = false;
 };
 
-// `storageBuffers`: the build that binds the tensors as storage buffers
-// (chunk stages only); `texelInput`: of those, the build that loads the
-// input's units through its texel view (PipelineKey::texelInput), which
-// exists where hasTexelInputKernels().
-KernelBinary kernelBinary(Stage stage, DataType type, KernelVariant variant, bool storageBuffers,
-                          bool texelInput = false);
+// The SPIR-V words of one build, decompressed. `storageBuffers`: the build
+// that binds the tensors as storage buffers (chunk stages only);
+// `texelInput`: of those, the build that loads the input's units through its
+// texel view (PipelineKey::texelInput), which exists where
+// hasTexelInputKernels(). Throws Error if vkscan has no such build, or if
+// its data does not decompress.
+std::vector<uint32_t> kernelBinary(Stage stage, DataType type, KernelVariant variant,
+                                   bool storageBuffers, bool texelInput = false);
 
-// The variant's kernels for `type` move 32-byte units (with Int64, not on
-// narrow words), so storage-buffer stages have texel-input builds.
+// The variant's kernels for `type` move 32-byte units (with Int64), so
+// storage-buffer stages have texel-input builds.
 bool hasTexelInputKernels(DataType type, KernelVariant variant);
 
 }  // namespace vkscan::detail

@@ -4,52 +4,30 @@
 #include <array>
 
 #include "kernel_binaries.hpp"
+#include "spec_constants.h"
 
 namespace vkscan::detail {
 namespace {
 
-struct SpecializationData {
-  uint32_t workgroupSize;
-  VkBool32 exclusive;
-  VkBool32 vectorLoads;
-  VkBool32 reverse;
-  VkBool32 partialNodes;
-  uint32_t lineDims;
-  VkBool32 chunked;
-  uint32_t laneVectors;
-  VkBool32 fullNodes;
-  uint32_t lookbackPolls;
-  VkBool32 inPlace;
-  VkBool32 touchAhead;
-  uint32_t rowsPerIteration;
-  uint32_t segmentLength;
-  VkBool32 wideVectors;
-  VkBool32 scalarLanes;
-  VkBool32 nodeBarrier;
-};
+// Map entries of the constants kernels/shared/spec_constants.h defines.
+constexpr std::array<VkSpecializationMapEntry, VKSCAN_SPEC_COUNT> specializationMap() {
+  std::array<VkSpecializationMapEntry, VKSCAN_SPEC_COUNT> map{};
+  for (size_t i = 0; i < map.size(); ++i) {
+    map[i] = {kSpecializationEntries[i].id, kSpecializationEntries[i].offset, sizeof(uint32_t)};
+  }
+  return map;
+}
+constexpr std::array<VkSpecializationMapEntry, VKSCAN_SPEC_COUNT> kSpecializationMap =
+    specializationMap();
 
-const std::array<VkSpecializationMapEntry, 17> kSpecializationEntries = {{
-    {0, offsetof(SpecializationData, workgroupSize), sizeof(uint32_t)},
-    {1, offsetof(SpecializationData, exclusive), sizeof(VkBool32)},
-    {2, offsetof(SpecializationData, vectorLoads), sizeof(VkBool32)},
-    {3, offsetof(SpecializationData, reverse), sizeof(VkBool32)},
-    {4, offsetof(SpecializationData, partialNodes), sizeof(VkBool32)},
-    {5, offsetof(SpecializationData, lineDims), sizeof(uint32_t)},
-    {6, offsetof(SpecializationData, chunked), sizeof(VkBool32)},
-    {7, offsetof(SpecializationData, laneVectors), sizeof(uint32_t)},
-    {8, offsetof(SpecializationData, fullNodes), sizeof(VkBool32)},
-    {9, offsetof(SpecializationData, lookbackPolls), sizeof(uint32_t)},
-    {10, offsetof(SpecializationData, inPlace), sizeof(VkBool32)},
-    {11, offsetof(SpecializationData, touchAhead), sizeof(VkBool32)},
-    {12, offsetof(SpecializationData, rowsPerIteration), sizeof(uint32_t)},
-    {13, offsetof(SpecializationData, segmentLength), sizeof(uint32_t)},
-    {14, offsetof(SpecializationData, wideVectors), sizeof(VkBool32)},
-    {15, offsetof(SpecializationData, scalarLanes), sizeof(VkBool32)},
-    {16, offsetof(SpecializationData, nodeBarrier), sizeof(VkBool32)},
-}};
-
-VkBool32 vkBool(bool value) {
-  return value ? VK_TRUE : VK_FALSE;
+// Each constant from the PipelineKey field of its name (a bool becomes
+// VK_TRUE or VK_FALSE).
+SpecializationData specializationData(const PipelineKey& key) {
+  SpecializationData data{};
+#define VKSCAN_SPEC_FROM_KEY(id, field) data.field = static_cast<uint32_t>(key.field);
+  VKSCAN_SPEC_CONSTANTS(VKSCAN_SPEC_FROM_KEY)
+#undef VKSCAN_SPEC_FROM_KEY
+  return data;
 }
 
 }  // namespace
@@ -110,20 +88,12 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
   };
   try {
     for (size_t i = 0; i < missing.size(); ++i) {
-      KernelBinary binary = kernelBinary(missing[i].stage, missing[i].type, variant_,
-                                         missing[i].storageBuffers, missing[i].texelInput);
-      modules[i] = createShaderModule(vk_, device_, binary.code, binary.words);
-      data[i] = {missing[i].workgroupSize,        vkBool(missing[i].exclusive),
-                 vkBool(missing[i].vectorLoads),  vkBool(missing[i].reverse),
-                 vkBool(missing[i].partialNodes), missing[i].lineDims,
-                 vkBool(missing[i].chunked),      missing[i].laneVectors,
-                 vkBool(missing[i].fullNodes),    missing[i].lookbackPolls,
-                 vkBool(missing[i].inPlace),      vkBool(missing[i].touchAhead),
-                 missing[i].rowsPerIteration,     missing[i].segmentLength,
-                 vkBool(missing[i].wideVectors),  vkBool(missing[i].scalarLanes),
-                 vkBool(missing[i].nodeBarrier)};
-      specializations[i] = {static_cast<uint32_t>(kSpecializationEntries.size()),
-                            kSpecializationEntries.data(), sizeof(SpecializationData), &data[i]};
+      std::vector<uint32_t> code = kernelBinary(missing[i].stage, missing[i].type, variant_,
+                                                missing[i].storageBuffers, missing[i].texelInput);
+      modules[i] = createShaderModule(vk_, device_, code.data(), code.size());
+      data[i] = specializationData(missing[i]);
+      specializations[i] = {static_cast<uint32_t>(kSpecializationMap.size()),
+                            kSpecializationMap.data(), sizeof(SpecializationData), &data[i]};
       infos[i] = computePipelineInfo(modules[i], layout_, &specializations[i]);
     }
     VkResult status =

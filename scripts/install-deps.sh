@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   build-essential cmake
   libvulkan-dev libvulkan-volk-dev glslang-tools doctest-dev
+  # the kernels are embedded zstd-compressed: the command at build time, the
+  # library at run time
+  zstd libzstd-dev
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # scripts/ci-reliability.sh: libFuzzer and TSan (clang), symbolized reports
   clang libclang-rt-14-dev llvm
