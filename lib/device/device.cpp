@@ -7,6 +7,7 @@
 
 #include "device/device_impl.hpp"
 #include "host/device_selection.hpp"
+#include "plan/limits.hpp"
 #include "scan_params.h"
 
 namespace vkscan {
@@ -286,15 +287,7 @@ bool Device::Impl::supports(DataType type) const noexcept {
 }
 
 detail::PlanLimits Device::Impl::planLimits() const {
-  detail::PlanLimits limits;
-  limits.subgroupSize = capabilities.subgroupSize;
-  limits.maxWorkgroupInvocations = capabilities.maxComputeWorkGroupInvocations;
-  limits.maxWorkgroupCountX = capabilities.maxComputeWorkGroupCount[0];
-  limits.maxWorkgroupCountY = capabilities.maxComputeWorkGroupCount[1];
-  limits.pushDescriptor = capabilities.pushDescriptor;
-  limits.maxStorageBufferRange = capabilities.maxStorageBufferRange;
-  limits.minStorageBufferOffsetAlignment = capabilities.minStorageBufferOffsetAlignment;
-  return limits;
+  return detail::planLimitsOf(capabilities);
 }
 
 Device::Device(std::shared_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}

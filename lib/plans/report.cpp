@@ -6,6 +6,7 @@
 
 #include "device/device_impl.hpp"
 #include "operator/operator_impl.hpp"
+#include "plan/limits.hpp"
 #include "plan/plan.hpp"
 #include "plan/traffic.hpp"
 #include "problem.hpp"
@@ -99,14 +100,7 @@ PlanReport planFor(const CumulativeSummationDesc& desc, const std::string& profi
   const DeviceProfile& profile = findProfile(profileName);
   detail::Problem problem = detail::normalize(desc);
   checkProfileSupports(desc, profile);
-  detail::PlanLimits limits;
-  limits.subgroupSize = profile.subgroupSize;
-  limits.maxWorkgroupInvocations = profile.maxComputeWorkGroupInvocations;
-  limits.maxWorkgroupCountX = profile.maxComputeWorkGroupCount[0];
-  limits.maxWorkgroupCountY = profile.maxComputeWorkGroupCount[1];
-  limits.pushDescriptor = profile.pushDescriptor;
-  limits.maxStorageBufferRange = profile.maxStorageBufferRange;
-  limits.minStorageBufferOffsetAlignment = profile.minStorageBufferOffsetAlignment;
+  detail::PlanLimits limits = detail::planLimitsOf(profile);
   detail::CpuThreads threads;
   threads.workers = profile.cpuWorkers;
   threads.busy = profile.cpuWorkers;

@@ -1,0 +1,22 @@
+// A device's plan limits, from anything that names its limits as Vulkan does:
+// a real device's DeviceCapabilities or a named DeviceProfile (plans.hpp).
+#pragma once
+
+#include "plan/common.hpp"
+
+namespace vkscan::detail {
+
+template <typename DeviceLimits>
+PlanLimits planLimitsOf(const DeviceLimits& device) {
+  PlanLimits limits;
+  limits.subgroupSize = device.subgroupSize;
+  limits.maxWorkgroupInvocations = device.maxComputeWorkGroupInvocations;
+  limits.maxWorkgroupCountX = device.maxComputeWorkGroupCount[0];
+  limits.maxWorkgroupCountY = device.maxComputeWorkGroupCount[1];
+  limits.pushDescriptor = device.pushDescriptor;
+  limits.maxStorageBufferRange = device.maxStorageBufferRange;
+  limits.minStorageBufferOffsetAlignment = device.minStorageBufferOffsetAlignment;
+  return limits;
+}
+
+}  // namespace vkscan::detail
