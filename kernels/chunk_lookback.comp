@@ -52,111 +52,15 @@ layout(constant_id = VKSCAN_SPEC_LOOKBACK_POLLS) const uint kPolls = 256u;
 // The output is bound to the input (see above).
 layout(constant_id = VKSCAN_SPEC_IN_PLACE) const bool kInPlace = false;
 
-// Matches kLookbackUnpublished in lib/plan/common.hpp. A signalling NaN, which no
-// FP32 addition returns, and an unlikely integer.
-const uint kUnpublished = 0x7FBADBADu;
-
-#if VKSCAN_ACC_SIZE == 4
-#define ACC_WORDS 1u
-#else
-#define ACC_WORDS 2u
-#endif
-
-uvec2 wordsOf(ACC_T value) {
-#if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
-  return uvec2(floatBitsToUint(value), 0u);
-#elif defined(VKSCAN_TYPE_U32)
-  return uvec2(uint(value), 0u);
-#elif defined(VKSCAN_TYPE_F64)
-  return unpackDouble2x32(value);
-#elif defined(EMULATED_INT64)
-  return value;
-#else
-  return uvec2(uint(value), uint(value >> 32));
-#endif
-}
-
-ACC_T accOfWords(uvec2 words) {
-#if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16)
-  return uintBitsToFloat(words.x);
-#elif defined(VKSCAN_TYPE_U32)
-  return ACC_T(words.x);
-#elif defined(VKSCAN_TYPE_F64)
-  return packDouble2x32(words);
-#elif defined(EMULATED_INT64)
-  return words;
-#else
-  return ACC_T(uint64_t(words.x) | (uint64_t(words.y) << 32));
-#endif
-}
+#include "publication.glsl"
 
 uint tileSlots() { return p.lineCount * p.chunksPerLine; }
-
-#ifdef VKSCAN_SSBO
-layout(set = 0, binding = 2, std430) coherent buffer LookbackWords { uint lookbackWords[]; };
-
-uint wordIndex(uint word) { return uint(int(p.auxAddr.x)) * ACC_WORDS + word; }
-uint loadWord(uint word) { return atomicOr(lookbackWords[wordIndex(word)], 0u); }
-void storeWord(uint word, uint value) { atomicExchange(lookbackWords[wordIndex(word)], value); }
-#else
-layout(buffer_reference, scalar, buffer_reference_align = 4) coherent buffer CoherentWordRef {
-  uint v;
-};
-
-CoherentWordRef wordRef(uint word) {
-  return CoherentWordRef(addressOffset(p.auxAddr, OFFSET_T(word) * 4));
-}
-uint loadWord(uint word) { return atomicOr(wordRef(word).v, 0u); }
-void storeWord(uint word, uint value) { atomicExchange(wordRef(word).v, value); }
-#endif
 
 // Totals at [0, W), inclusive values at [W, 2W).
 uint totalIndex(uint slot) { return slot; }
 uint inclusiveIndex(uint slot) { return tileSlots() + slot; }
 // In 32-bit words, after the accumulators.
 uint collisionWord(uint slot) { return (2u * tileSlots() * ACC_WORDS) + 2u * slot; }
-
-void publish(uint index, ACC_T value) {
-  uvec2 words = wordsOf(value);
-  storeWord(index * ACC_WORDS, words.x);
-  if (ACC_WORDS == 2u) storeWord(index * ACC_WORDS + 1u, words.y);
-}
-
-bool silentWords(uvec2 words) {
-  return words.x == kUnpublished || (ACC_WORDS == 2u && words.y == kUnpublished);
-}
-
-// Whether the value at `index` is published, and if so the value.
-bool readPublished(uint index, out ACC_T value) {
-  uvec2 words = uvec2(loadWord(index * ACC_WORDS), 0u);
-  if (ACC_WORDS == 2u) words.y = loadWord(index * ACC_WORDS + 1u);
-  value = accOfWords(words);
-  return !silentWords(words);
-}
-
-// A silent total as a selector and a payload, neither kUnpublished: which
-// words hold the pattern (0: the first, 1: the second, 2: both), and the
-// other word.
-void recordCollision(uint slot, ACC_T total) {
-  uvec2 words = wordsOf(total);
-  bool first = words.x == kUnpublished;
-  bool second = ACC_WORDS == 2u && words.y == kUnpublished;
-  uint selector = first ? (second ? 2u : 0u) : 1u;
-  uint payload = first ? (second ? 0u : words.y) : words.x;
-  storeWord(collisionWord(slot), selector);
-  storeWord(collisionWord(slot) + 1u, payload);
-}
-
-// Whether a collision record is complete, and if so the total.
-bool readCollision(uint slot, out ACC_T total) {
-  uint selector = loadWord(collisionWord(slot));
-  uint payload = loadWord(collisionWord(slot) + 1u);
-  uvec2 words = selector == 0u   ? uvec2(kUnpublished, payload)
-                : selector == 1u ? uvec2(payload, kUnpublished)
-                                 : uvec2(kUnpublished);
-  total = accOfWords(words);
-  return selector != kUnpublished && payload != kUnpublished;
-}
 
 ChunkTask tileTask(uint line, uint tile) {
   ChunkTask task;
@@ -180,7 +84,8 @@ ACC_T earlierTotal(uint line, uint tile, uint slot) {
   // reduction saw any of its outputs, the barriers make its published total
   // (or collision record) visible here.
   ACC_T published;
-  if (readPublished(totalIndex(slot), published) || (kInPlace && readCollision(slot, published))) {
+  if (readPublished(totalIndex(slot), published) ||
+      (kInPlace && readCollision(collisionWord(slot), published))) {
     total = published;
   }
   return total;
@@ -222,7 +127,7 @@ void main() {
   ChunkTask own = tileTask(line, tile);
   ACC_T total = reduceChunk(own, true);
   publish(totalIndex(slot), total);
-  if (kInPlace && silentWords(wordsOf(total))) recordCollision(slot, total);
+  if (kInPlace && silentWords(wordsOf(total))) recordCollision(collisionWord(slot), total);
   if (tile == 0u) publish(inclusiveIndex(slot), total);
 
   // Back to the nearest tile with a published inclusive value, waiting a

@@ -2,17 +2,83 @@
 // scanned a node of 16 elements per invocation and a workgroup of 16 or 256
 // invocations per tile (16^2 or 16^3 elements: a whole subtree of the
 // canonical order). Short lines share a workgroup as power-of-two segments of
-// invocations; long lines span several tiles, chained through aux carries.
+// invocations; long lines span several tiles, whose carries the one-pass
+// kernel finds by look-back (rows_onepass.comp).
 //
-// Workgroup levels use shared memory and serial loops on one invocation per
-// 16 nodes rather than subgroup arithmetic, whose internal order is the
-// vendor's: that keeps float bits independent of the device's subgroup size.
+// The workgroup's levels of the tree are serial chains of 16 values held by
+// 16 neighbouring invocations. They cross lanes with subgroupShuffleUp, one
+// step per lane in the canonical order, never with subgroup arithmetic,
+// whose internal order is the vendor's; where a subgroup is narrower than 16
+// the chain crosses subgroups through shared memory. So float bits do not
+// depend on the device's subgroup size, and the one source serves subgroups
+// of 4 to 128 invocations.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
 
-shared ACC_T sNode[256];
 shared ACC_T sGroup[16];
+shared ACC_T sChainSeed[16];
+shared ACC_T sTileTotal;
 
 const uint kWorkgroupSize = gl_WorkGroupSize.x;
 const bool kTwoLevels = gl_WorkGroupSize.x == 256;
+
+// The invocation's place in the workgroup, subgroup by subgroup, so that the
+// 16 places of a chain are neighbouring lanes of one subgroup (or of
+// consecutive ones) however the device numbers its invocations.
+uint placeInWorkgroup() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+
+// subgroupShuffleUp(value, 1) on 32-bit words: 64-bit integers would need
+// an extension of their own.
+ACC_T shuffleUpAcc(ACC_T value) {
+#if defined(VKSCAN_TYPE_F64)
+  return packDouble2x32(subgroupShuffleUp(unpackDouble2x32(value), 1u));
+#elif defined(VKSCAN_TYPE_U64) && !defined(EMULATED_INT64)
+  return packUint2x32(subgroupShuffleUp(unpackUint2x32(value), 1u));
+#else
+  return subgroupShuffleUp(value, 1u);
+#endif
+}
+
+// The serial chain over the 16 places of invocation `place`'s chain (places
+// 16c .. 16c+15): returns the fold of `value` over the places before it,
+// starting again where `restart`, and its fold including itself in
+// `inclusive`. Steps of one lane: lane j adds its value to lane j-1's fold.
+// A chain wider than the subgroup runs a subgroup-wide piece per round, each
+// seeded with the fold the round before left in shared memory. Call from
+// uniform control flow (rounds end at barriers).
+ACC_T laneChain(uint place, ACC_T value, bool restart, out ACC_T inclusive) {
+  uint width = min(gl_SubgroupSize, 16u);
+  uint lane = place & (width - 1u);
+  uint piece = (place & 15u) / width;
+  uint chain = place / 16u;
+  precise ACC_T folded = value;
+  ACC_T before = kIdentity;
+  ACC_T seed = kIdentity;
+  uint rounds = 16u / width;
+  for (uint round = 0u; round < rounds; ++round) {
+    if (piece == round) {
+      if (lane == 0u) {
+        before = restart ? kIdentity : seed;
+        folded = ADD(before, value);
+      }
+      for (uint j = 1u; j < width; ++j) {
+        ACC_T previous = shuffleUpAcc(folded);
+        if (lane == j) {
+          before = restart ? kIdentity : previous;
+          folded = ADD(before, value);
+        }
+      }
+      if (lane == width - 1u && rounds > 1u) sChainSeed[chain] = folded;
+    }
+    if (rounds > 1u) {
+      barrier();
+      seed = sChainSeed[chain];
+      barrier();
+    }
+  }
+  inclusive = folded;
+  return before;
+}
 
 struct RowTask {
   uint line;
@@ -23,14 +89,14 @@ struct RowTask {
   OFFSET_T outLine;
 };
 
-RowTask rowTask() {
+// Invocation t's node of tile `chunk` of the line group `lineGroup` (the
+// lines of one workgroup, each 1 << p.shape invocations wide).
+RowTask rowTaskAt(uint lineGroup, uint chunk, uint t) {
   RowTask task;
-  uint t = gl_LocalInvocationID.x;
-  uint wg = flatWorkgroupIndex();
   uint segmentLog2 = p.shape;
   uint linesPerGroup = kWorkgroupSize >> segmentLog2;
-  task.chunk = wg % p.chunksPerLine;
-  task.line = (wg / p.chunksPerLine) * linesPerGroup + (t >> segmentLog2);
+  task.chunk = chunk;
+  task.line = lineGroup * linesPerGroup + (t >> segmentLog2);
   task.valid = task.line < p.lineCount;
   uint slot = t & ((1u << segmentLog2) - 1u);
   task.k0 = OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T(slot * NODE);
@@ -38,6 +104,12 @@ RowTask rowTask() {
   task.outLine = 0;
   if (task.valid) lineOffsets(task.line, task.inLine, task.outLine);
   return task;
+}
+
+// This invocation's node, tiles in workgroup order.
+RowTask rowTask() {
+  uint wg = flatWorkgroupIndex();
+  return rowTaskAt(wg / p.chunksPerLine, wg % p.chunksPerLine, placeInWorkgroup());
 }
 
 bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= OFFSET_T(p.axisLen); }
@@ -76,65 +148,65 @@ ACC_T nodeTotal(ACC_T v[NODE]) {
   return s;
 }
 
-// Serial exclusive scan of sNode[16g .. 16g+15] in place, restarting at every
-// segment start; returns the group's total (its level-2 value).
-ACC_T scanGroupOfNodes(uint g) {
-  uint segmentMask = (1u << p.shape) - 1u;
-  precise ACC_T s = kIdentity;
-  [[unroll]] for (uint j = 16u * g; j < 16u * g + 16u; ++j) {
-    if ((j & segmentMask) == 0u) s = kIdentity;
-    ACC_T node = sNode[j];
-    sNode[j] = s;
-    s = ADD(s, node);
-  }
-  return s;
-}
-
-// Serial exclusive scan of sGroup[0..15] in place, restarting at segment
-// starts; returns the total (the tile's level-3 value).
-ACC_T scanGroups() {
-  uint segmentMask = (1u << p.shape) - 1u;
-  precise ACC_T s = kIdentity;
-  [[unroll]] for (uint g = 0u; g < 16u; ++g) {
-    if (((16u * g) & segmentMask) == 0u) s = kIdentity;
-    ACC_T group = sGroup[g];
-    sGroup[g] = s;
-    s = ADD(s, group);
-  }
-  return s;
-}
+// L_1 of this invocation's node, left by workgroupTree().
+ACC_T gNodeBefore;
 
 // Runs the workgroup's levels of the tree on each invocation's node total.
-// Afterwards sNode[t] holds L_1 of node t and, with two levels, sGroup[g]
-// holds L_2 of group g. Returns the tile total on invocation 0 (meaningful
-// when one line spans the whole workgroup).
+// Afterwards gNodeBefore holds L_1 of this invocation's node and, with two
+// levels, sGroup[g] holds L_2 of group g. Returns the tile total (meaningful
+// when one line spans the whole workgroup) on every invocation.
 ACC_T workgroupTree(ACC_T nodeTotalValue) {
-  uint t = gl_LocalInvocationID.x;
-  sNode[t] = nodeTotalValue;
-  barrier();
-  ACC_T tileTotal = kIdentity;
-  if (t < kWorkgroupSize / 16u) {
-    ACC_T groupTotal = scanGroupOfNodes(t);
-    if (kTwoLevels) {
-      sGroup[t] = groupTotal;
-    } else {
-      tileTotal = groupTotal;
-    }
-  }
-  barrier();
+  uint t = placeInWorkgroup();
+  uint segmentMask = (1u << p.shape) - 1u;
+  ACC_T groupTotal;
+  gNodeBefore = laneChain(t, nodeTotalValue, (t & segmentMask) == 0u, groupTotal);
+  bool lastOfGroup = (t & 15u) == 15u;
   if (kTwoLevels) {
-    if (t == 0u) tileTotal = scanGroups();
+    if (lastOfGroup) sGroup[t / 16u] = groupTotal;
     barrier();
+    // The 16 group totals, chained on places 0..15 (the rest chain nothing).
+    ACC_T group = t < 16u ? sGroup[t] : kIdentity;
+    ACC_T tileTotal;
+    ACC_T groupBefore = laneChain(t, group, ((16u * t) & segmentMask) == 0u, tileTotal);
+    barrier();
+    if (t < 16u) sGroup[t] = groupBefore;
+    if (t == 15u) sTileTotal = tileTotal;
+  } else if (lastOfGroup) {
+    sTileTotal = groupTotal;
   }
-  return tileTotal;
+  barrier();
+  return sTileTotal;
 }
 
 // X_1 of this invocation's node: carry into the tile, then the workgroup's
 // levels from the top down, as the canonical order nests them.
 ACC_T nodeCarry(ACC_T tileCarry) {
-  uint t = gl_LocalInvocationID.x;
+  uint t = placeInWorkgroup();
   precise ACC_T x = tileCarry;
   if (kTwoLevels) x = ADD(x, sGroup[t / 16u]);
-  x = ADD(x, sNode[t]);
+  x = ADD(x, gNodeBefore);
   return x;
+}
+
+// The node's inclusive serial sums (from the first element) and their total.
+ACC_T scanNode(ACC_T v[NODE], out ACC_T inclusive[NODE]) {
+  precise ACC_T s = kIdentity;
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    s = ADD(s, v[j]);
+    inclusive[j] = s;
+  }
+  return s;
+}
+
+// Writes the node's outputs: X_1 of the node (from the tile's carry) plus its
+// serial sums, inclusive or exclusive.
+void storeScannedNode(RowTask task, ACC_T inclusive[NODE], ACC_T tileCarry) {
+  precise ACC_T x = nodeCarry(tileCarry);
+  ACC_T outValues[NODE];
+  [[unroll]] for (int j = 0; j < NODE; ++j) {
+    precise ACC_T partial = kExclusive ? (j == 0 ? kIdentity : inclusive[j - 1]) : inclusive[j];
+    outValues[j] = ADD(x, partial);
+  }
+  if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = ACC_T(0);
+  storeNode(task, outValues);
 }

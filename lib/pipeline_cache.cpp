@@ -50,7 +50,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
                                            const std::vector<VkPipeline>* plain) {
   auto keyOf = [this, variant](const Dispatch& dispatch) {
     PipelineKey key = dispatch.pipeline;
-    key.inPlace = variant.inPlace && isLookback(key.stage);
+    key.inPlace = variant.inPlace && looksBack(key.stage);
     key.texelInput = variant.texelInput && readsInputTexels(dispatch) &&
                      hasTexelInputKernels(key.type, variant_);
     return key;

@@ -43,6 +43,9 @@ struct DeviceProfile {
   bool pushDescriptor = false;  // VK_KHR_push_descriptor
   bool shaderInt64 = false;
   bool shaderFloat64 = false;
+  // VkPhysicalDeviceSubgroupProperties::supportedOperations: GPU plans use
+  // the rows kernels only with VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT.
+  VkSubgroupFeatureFlags subgroupOperations = 0;
   // Whether the vendor promises that a workgroup waiting on another lets it
   // make progress. Informational: no plan depends on it (the look-back pass
   // bounds every wait).

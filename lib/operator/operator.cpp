@@ -69,7 +69,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
   const std::vector<detail::Dispatch>& dispatches = op->plan.dispatches;
   op->pipelines = impl_->pipelines->get(dispatches, {});
   bool lookback = std::any_of(dispatches.begin(), dispatches.end(), [](const auto& dispatch) {
-    return detail::isLookback(dispatch.pipeline.stage);
+    return detail::looksBack(dispatch.pipeline.stage);
   });
   if (lookback) {
     op->inPlacePipelines = impl_->pipelines->get(dispatches, {true, false}, &op->pipelines);

@@ -6,8 +6,6 @@ namespace vkscan::detail {
 
 const char* stageName(Stage stage) noexcept {
   switch (stage) {
-    case Stage::RowsReduce:
-      return "rows_reduce";
     case Stage::RowsScan:
       return "rows_scan";
     case Stage::ChunkReduce:
@@ -26,6 +24,8 @@ const char* stageName(Stage stage) noexcept {
       return "chunk_lookback";
     case Stage::ChunkLookbackRealigned:
       return "chunk_lookback_realigned";
+    case Stage::RowsOnePass:
+      return "rows_onepass";
   }
   return "unknown";
 }
@@ -42,7 +42,7 @@ auto tied(const PipelineKey& k) {
 auto tied(const PlanLimits& l) {
   return std::tie(l.subgroupSize, l.maxWorkgroupInvocations, l.maxWorkgroupCountX,
                   l.maxWorkgroupCountY, l.pushDescriptor, l.maxStorageBufferRange,
-                  l.minStorageBufferOffsetAlignment);
+                  l.minStorageBufferOffsetAlignment, l.subgroupShuffles);
 }
 
 }  // namespace

@@ -12,7 +12,6 @@
 namespace vkscan::detail {
 
 enum class Stage : uint8_t {
-  RowsReduce,
   RowsScan,
   ChunkReduce,
   ChunkScan,
@@ -29,10 +28,21 @@ enum class Stage : uint8_t {
   // look-back (kernels/chunk_lookback.comp); realigned as above.
   ChunkLookback,
   ChunkLookbackRealigned,
+  // One pass on GPUs: a workgroup per tile of a long contiguous line,
+  // carries by decoupled look-back level by level
+  // (kernels/rows_onepass.comp).
+  RowsOnePass,
 };
 
 inline bool isLookback(Stage stage) {
   return stage == Stage::ChunkLookback || stage == Stage::ChunkLookbackRealigned;
+}
+
+// Stages whose workgroups publish values to each other in scratch: their
+// in-place pipelines differ (PipelineKey::inPlace), and the host fills
+// their scratch with kLookbackUnpublished first.
+inline bool looksBack(Stage stage) {
+  return isLookback(stage) || stage == Stage::RowsOnePass;
 }
 
 inline bool isChunkStage(Stage stage) {
@@ -101,7 +111,7 @@ struct PipelineKey {
   // Look-back stage: status reads spent waiting for a silent earlier tile
   // before reducing it in the looking invocation (Tuning::lookbackPolls).
   uint32_t lookbackPolls = 0;
-  // Look-back stage: the output is bound to the input, so a tile orders its
+  // Look-back stages: the output is bound to the input, so a tile orders its
   // published total before its outputs (memory barriers). Chosen at record
   // time, when the bindings are known (Operator keeps both pipelines).
   bool inPlace = false;
@@ -178,6 +188,9 @@ struct PlanLimits {
   bool pushDescriptor = false;
   uint64_t maxStorageBufferRange = 0;
   uint64_t minStorageBufferOffsetAlignment = 1;
+  // VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute shaders: the rows
+  // kernels chain lanes with subgroupShuffleUp.
+  bool subgroupShuffles = true;
 
   // Every field (a new one must join tied() in common.cpp).
   bool operator==(const PlanLimits& other) const noexcept;

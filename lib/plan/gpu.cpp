@@ -1,13 +1,25 @@
 // The GPU planner. Contiguous axes take the rows kernels: a node per
-// invocation, a workgroup-wide tree in shared memory, coalesced loads.
-// Strided axes take chunk walks, an invocation a line (or a lane of adjacent
-// lines) walking a subtree, with the carries as a problem of their own.
+// invocation, the workgroup's levels of the tree chained across lanes
+// (subgroup shuffles), lines that fit a tile in one workgroup, longer lines
+// in one pass with decoupled look-back. Strided axes, and contiguous ones on
+// devices without subgroup shuffles, take chunk walks, an invocation a line
+// (or a lane of adjacent lines) walking a subtree, with the carries as a
+// problem of their own.
 #include <cstdlib>
 
 #include "plan/planner.hpp"
 
 namespace vkscan::detail {
 namespace {
+
+// Scratch of the one-pass kernel (kernels/rows_onepass.comp), in 32-bit
+// words: two accumulators per node of every level of each line's tree below
+// its root, a two-word collision record per tile, and the tile counter.
+uint64_t onePassScratchWords(uint64_t lines, uint64_t tiles, uint64_t accumulatorBytes) {
+  uint64_t lineNodes = 0;
+  for (uint64_t nodes = tiles; nodes > 1; nodes = ceilDiv(nodes, 16)) lineNodes += nodes;
+  return 2 * lines * lineNodes * (accumulatorBytes / 4) + 2 * lines * tiles + 1;
+}
 
 uint32_t log2Exact(uint64_t value) {
   uint32_t log = 0;
@@ -20,7 +32,7 @@ class GpuPlanner final : public Planner {
   using Planner::Planner;
 
   void planPiece(const Problem& p, const Bindings& b) override {
-    if (std::abs(p.inAxisStride) == 1) {
+    if (std::abs(p.inAxisStride) == 1 && limits_.subgroupShuffles) {
       planRows(p, b);
     } else {
       planChunks(p, b);
@@ -29,7 +41,7 @@ class GpuPlanner final : public Planner {
 
  private:
   // A tile (a workgroup's 16 nodes per invocation) per line where lines fit
-  // one; otherwise a reduce pass, the carries and a scan pass over tiles.
+  // one; otherwise a workgroup per tile in one pass.
   void planRows(const Problem& p, const Bindings& b) {
     uint32_t workgroup = tuning_.rowsWorkgroupSize;
     uint64_t tile = uint64_t{workgroup} * kNode;
@@ -44,28 +56,21 @@ class GpuPlanner final : public Planner {
       emit(scan, ceilDiv(lines, workgroup >> segmentLog2));
       return;
     }
-    uint64_t chunks = ceilDiv(p.axisLen, tile);
-    uint64_t auxBytes =
-        alignUp(lines * chunks * dataTypeSize(accumulationType(p.type)), kScratchAlignment);
-    reserveScratch(b.scratchBase + auxBytes);
-
-    Dispatch reduce = makeDispatch(Stage::RowsReduce, p, b.in, b.inOffset, BufferRole::None, 0);
-    setVectorLoads(reduce, vector);
-    reduce.pipeline.workgroupSize = workgroup;
-    reduce.params.chunksPerLine = static_cast<uint32_t>(chunks);
-    reduce.params.shape = log2Exact(workgroup);
-    setAux(reduce, b.scratchBase);
-    emit(reduce, lines * chunks);
-
-    Problem carries = carryProblem(
-        p, chunks, 1, {lines, static_cast<int64_t>(chunks), static_cast<int64_t>(chunks)});
-    planPiece(carries, {BufferRole::Scratch, b.scratchBase, BufferRole::Scratch, b.scratchBase,
-                        b.scratchBase + auxBytes});
-
-    scan.params.chunksPerLine = static_cast<uint32_t>(chunks);
-    scan.params.shape = log2Exact(workgroup);
-    setAux(scan, b.scratchBase);
-    emit(scan, lines * chunks);
+    uint64_t tiles = ceilDiv(p.axisLen, tile);
+    uint64_t clearBytes =
+        4 * onePassScratchWords(lines, tiles, dataTypeSize(accumulationType(p.type)));
+    reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
+    Dispatch onePass = makeDispatch(Stage::RowsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
+    setVectorLoads(onePass, vector);
+    onePass.pipeline.workgroupSize = workgroup;
+    onePass.pipeline.lookbackPolls = tuning_.lookbackPolls;
+    onePass.params.chunksPerLine = static_cast<uint32_t>(tiles);
+    onePass.params.shape = log2Exact(workgroup);
+    setAux(onePass, b.scratchBase);
+    onePass.clearByteOffset = b.scratchBase;
+    onePass.clearBytes = clearBytes;
+    onePass.clearWord = kLookbackUnpublished;
+    emit(onePass, lines * tiles);
   }
 
   // Lines interleaved in vectors where the innermost line dimension is

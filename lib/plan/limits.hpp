@@ -16,6 +16,8 @@ PlanLimits planLimitsOf(const DeviceLimits& device) {
   limits.pushDescriptor = device.pushDescriptor;
   limits.maxStorageBufferRange = device.maxStorageBufferRange;
   limits.minStorageBufferOffsetAlignment = device.minStorageBufferOffsetAlignment;
+  limits.subgroupShuffles =
+      (device.subgroupOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) != 0;
   return limits;
 }
 

@@ -142,7 +142,7 @@ Dispatch Planner::makeDispatch(Stage stage, const Problem& p, BufferRole in, uin
   d.pipeline.type = p.type;
   d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
                                          stage == Stage::ChunkScanInterleaved ||
-                                         stage == Stage::ChunkScanRealigned || isLookback(stage));
+                                         stage == Stage::ChunkScanRealigned || looksBack(stage));
   uint64_t size = dataTypeSize(p.type);
   d.in = in;
   d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;

@@ -23,8 +23,8 @@ uint64_t linesOf(const Dispatch& d) {
 }
 
 bool isReduce(Stage stage) {
-  return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
-         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkReduceRealigned;
+  return stage == Stage::ChunkReduce || stage == Stage::ChunkReduceInterleaved ||
+         stage == Stage::ChunkReduceRealigned;
 }
 
 }  // namespace
@@ -56,6 +56,19 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     uint64_t tiles = lines * d.params.chunksPerLine;
     t.written[index(BufferRole::Scratch)] += 2 * tiles * accumulator;
     t.read[index(BufferRole::Scratch)] += (tiles - lines) * accumulator;
+  } else if (stage == Stage::RowsOnePass) {
+    // Each tile is read once and written once. Per node of the lines' trees
+    // above the tiles two values are published; a tile reads its nearest
+    // earlier sibling's inclusive value at its own level (when published,
+    // which the model assumes), and one more per level above for the first
+    // tile of each group. Plus the tile counter.
+    t.read[index(d.in)] += elements;
+    t.written[index(d.out)] += elements;
+    uint64_t tiles = lines * d.params.chunksPerLine;
+    uint64_t nodes = 0;
+    for (uint64_t n = d.params.chunksPerLine; n > 1; n = (n + 15) / 16) nodes += n;
+    t.written[index(BufferRole::Scratch)] += 2 * lines * nodes * accumulator + 4 * tiles;
+    t.read[index(BufferRole::Scratch)] += (lines * nodes) * accumulator + 4 * tiles;
   } else if (isReduce(stage)) {
     t.read[index(d.in)] += elements;
     if (d.hasAux) t.written[index(BufferRole::Scratch)] += carries;
@@ -63,8 +76,8 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     t.read[index(d.in)] += elements;
     t.written[index(d.out)] += elements;
     // Chunk kernels load carries only where lines hold several chunks
-    // (PipelineKey::chunked); rows kernels wherever aux is bound.
-    bool loadsCarries = d.hasAux && (stage == Stage::RowsScan || chunked);
+    // (PipelineKey::chunked).
+    bool loadsCarries = d.hasAux && chunked;
     if (loadsCarries) t.read[index(BufferRole::Scratch)] += carries;
   }
   t.fillBytes = d.clearBytes;

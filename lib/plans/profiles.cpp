@@ -23,6 +23,11 @@ DeviceProfile gpu(const char* name, const char* description, uint32_t subgroup,
   profile.pushDescriptor = true;
   profile.shaderInt64 = true;
   profile.shaderFloat64 = float64;
+  // What every profiled driver reports for compute shaders.
+  profile.subgroupOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                               VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                               VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
+                               VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
   profile.forwardProgress = forwardProgress;
   return profile;
 }

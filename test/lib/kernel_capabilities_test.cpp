@@ -25,7 +25,9 @@ constexpr uint32_t kInt16 = 22;
 constexpr uint32_t kStorageBuffer16BitAccess = 4433;
 constexpr uint32_t kUniformAndStorageBuffer16BitAccess = 4434;
 constexpr uint32_t kStoragePushConstant16 = 4435;
+constexpr uint32_t kGroupNonUniform = 61;
 constexpr uint32_t kGroupNonUniformArithmetic = 63;
+constexpr uint32_t kGroupNonUniformShuffleRelative = 66;
 constexpr uint32_t kGroupNonUniformClustered = 67;
 constexpr uint32_t kSampledBuffer = 46;
 
@@ -44,8 +46,8 @@ std::set<uint32_t> capabilities(const std::vector<uint32_t>& code) {
   return found;
 }
 
-const Stage kStages[] = {Stage::RowsReduce,
-                         Stage::RowsScan,
+const Stage kStages[] = {Stage::RowsScan,
+                         Stage::RowsOnePass,
                          Stage::ChunkReduce,
                          Stage::ChunkScan,
                          Stage::ChunkReduceInterleaved,
@@ -63,7 +65,7 @@ const KernelVariant kVariants[] = {
     kNative, {true, false, false}, {false, true, false}, {true, true, false}, kWordStores};
 
 bool isChunk(Stage stage) {
-  return stage != Stage::RowsReduce && stage != Stage::RowsScan;
+  return stage != Stage::RowsScan && stage != Stage::RowsOnePass;
 }
 
 // One kernel build: the chunk stages come on device addresses and on
@@ -123,6 +125,16 @@ TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") 
   forEachKernel(anyVariant, [](const Kernel&, const std::set<uint32_t>& caps) {
     CHECK(caps.count(kGroupNonUniformArithmetic) == 0);
     CHECK(caps.count(kGroupNonUniformClustered) == 0);
+  });
+}
+
+// Issue 47: the GPU (rows) kernels chain lanes with subgroup shuffles; the
+// chunk kernels, which devices without them run, use no subgroup operation.
+TEST_CASE("kernels: rows kernels use subgroup shuffles, chunk kernels no subgroup operation") {
+  forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
+    bool rows = !isChunk(kernel.stage);
+    CHECK(caps.count(kGroupNonUniform) == (rows ? 1u : 0u));
+    CHECK(caps.count(kGroupNonUniformShuffleRelative) == (rows ? 1u : 0u));
   });
 }
 
@@ -192,7 +204,7 @@ TEST_CASE("kernels: word-stores kernels exist for every type but FLOAT64 and FLO
     std::vector<uint32_t> native =
         kernelBinary(kernel.stage, kernel.type, kNative, kernel.storageBuffers);
     bool ownBuild = kernel.type != DataType::Float64 && kernel.type != DataType::Float16;
-    bool reduces = kernel.stage == Stage::RowsReduce || kernel.stage == Stage::ChunkReduce ||
+    bool reduces = kernel.stage == Stage::ChunkReduce ||
                    kernel.stage == Stage::ChunkReduceInterleaved ||
                    kernel.stage == Stage::ChunkReduceRealigned;
     if (!ownBuild) CHECK(own == native);

@@ -16,10 +16,10 @@ namespace {
 bool isScan(Stage stage) {
   return stage == Stage::RowsScan || stage == Stage::ChunkScan ||
          stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkScanRealigned ||
-         detail::isLookback(stage);
+         detail::looksBack(stage);
 }
 bool isRows(Stage stage) {
-  return stage == Stage::RowsReduce || stage == Stage::RowsScan;
+  return stage == Stage::RowsScan || stage == Stage::RowsOnePass;
 }
 bool isInterleaved(Stage stage) {
   return stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved;
@@ -29,8 +29,8 @@ bool isRealigned(Stage stage) {
          stage == Stage::ChunkLookbackRealigned;
 }
 bool isReduce(Stage stage) {
-  return stage == Stage::RowsReduce || stage == Stage::ChunkReduce ||
-         stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkReduceRealigned;
+  return stage == Stage::ChunkReduce || stage == Stage::ChunkReduceInterleaved ||
+         stage == Stage::ChunkReduceRealigned;
 }
 int64_t vectorElements(DataType type) {
   return dataTypeSize(type) == 8 ? 2 : 4;
@@ -144,6 +144,8 @@ class Checker {
       expect(linesPerGroup == 1, "a tiled line fills the workgroup");
       expect(groups >= uint64_t{p.lineCount} * p.chunksPerLine, "every tile has a workgroup");
       expect(uint64_t{p.chunksPerLine} * tile >= p.axisLen, "the tiles cover the line");
+      expect((uint64_t{p.chunksPerLine} - 1) * tile < p.axisLen, "no empty tile");
+      expect(d.pipeline.stage == Stage::RowsOnePass, "tiled lines in one pass");
     }
   }
 
@@ -380,6 +382,10 @@ class Checker {
   // with the unpublished pattern before it.
   void checkLookback(const Dispatch& d) {
     const ScanParams& p = d.params;
+    if (d.pipeline.stage == Stage::RowsOnePass) {
+      checkOnePass(d);
+      return;
+    }
     if (!detail::isLookback(d.pipeline.stage)) {
       expect(d.clearBytes == 0, "only the look-back pass clears scratch");
       expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
@@ -405,6 +411,27 @@ class Checker {
            "look-back clears two values and a collision record per tile");
     expect(d.clearWord == detail::kLookbackUnpublished, "look-back clears to unpublished");
     expect(d.clearByteOffset + d.clearBytes <= plan_.scratchBytes, "look-back clear in scratch");
+    expect(!d.pipeline.inPlace, "in-place chosen at record time");
+  }
+
+  // kernels/rows_onepass.comp: two values per node of each line's tree below
+  // its root, a collision record per tile and the tile counter, all cleared.
+  void checkOnePass(const Dispatch& d) {
+    const ScanParams& p = d.params;
+    uint64_t accWords = dataTypeSize(detail::accumulationType(d.pipeline.type)) / 4;
+    uint64_t nodes = 0;
+    for (uint64_t level = p.chunksPerLine; level > 1; level = (level + 15) / 16) nodes += level;
+    uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
+    uint64_t words = 2 * p.lineCount * nodes * accWords + 2 * tiles + 1;
+    expect(p.chunksPerLine >= 2, "one pass for lines of several tiles");
+    expect((uint64_t{1} << p.shape) == d.pipeline.workgroupSize, "one-pass segment: the tile");
+    expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
+    expect(d.hasAux, "one-pass aux");
+    expect(d.clearByteOffset == d.auxByteOffset, "one pass clears its aux");
+    expect(d.clearBytes == 4 * words, "one pass clears values, collision records and counter");
+    expect(words < (uint64_t{1} << 32), "one-pass words indexed in 32 bits");
+    expect(d.clearWord == detail::kLookbackUnpublished, "one pass clears to unpublished");
+    expect(d.clearByteOffset + d.clearBytes <= plan_.scratchBytes, "one-pass clear in scratch");
     expect(!d.pipeline.inPlace, "in-place chosen at record time");
   }
 

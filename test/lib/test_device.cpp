@@ -120,6 +120,9 @@ Device makeDevice(Profile profile) {
       break;
     case Profile::SmallWorkgroups:
       tuning = detail::tuningFor(detail::DeviceClass::Gpu, 4, 128, {});
+      // Also: the one-pass look-back never waits, so that workgroups reduce
+      // the tiles others have not published yet (its fallback path).
+      tuning.lookbackPolls = 0;
       break;
     case Profile::ManyPasses:
       // Also: the input through storage buffers where Native reads it

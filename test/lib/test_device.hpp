@@ -22,7 +22,8 @@ enum class Profile {
   Native,           // lavapipe's own tuning: chunk kernels, reading run()'s input through
                     // its texel view where storage buffers hold it
   GpuTuning,        // as a 32-wide GPU: rows kernels with 256-wide workgroups
-  SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows
+  SmallWorkgroups,  // as a device limited to 128 invocations, subgroup 4: 16-wide rows,
+                    // one-pass look-back that never waits (its fallback path)
   ManyPasses,       // chunks of 16 elements everywhere: the deepest carry recursion,
                     // and the input through storage buffers, not texel views
   // Without shaderInt64 and 16-bit storage (DeviceOptions::disableInt64 and
