@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake
   libvulkan-dev libvulkan-volk-dev glslang-tools doctest-dev
+  # the consumer tests build against the installed vkscan.pc
+  pkgconf
   # the kernels are embedded zstd-compressed: the command at build time, the
   # library at run time
   zstd libzstd-dev

@@ -54,6 +54,7 @@
 // two's complement, so wrapping is the same as for the unsigned type.
 #pragma once
 
+#include <vkscan/version.h>
 #include <vulkan/vulkan_core.h>
 
 #include <cstddef>
@@ -74,6 +75,10 @@
 #endif
 
 namespace vkscan {
+
+// The VKSCAN_VERSION (<vkscan/version.h>) of the library loaded at run time,
+// which may differ from the headers a program was built with.
+VKSCAN_API uint32_t version() noexcept;
 
 // ---------------------------------------------------------------------------
 // Tensor description, mirroring DML_BUFFER_TENSOR_DESC

@@ -3,6 +3,10 @@
 #include <vkscan/host.hpp>
 
 int main() {
+  if (vkscan::version() != VKSCAN_VERSION) {
+    std::fprintf(stderr, "consumer: library %u, headers %d\n", vkscan::version(), VKSCAN_VERSION);
+    return 1;
+  }
   try {
     vkscan::Device device = vkscan::createDevice();
     vkscan::CumulativeSummationDesc desc;

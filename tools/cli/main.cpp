@@ -93,7 +93,7 @@ int run(int argc, char** argv) {
     } else if (arg == "-h" || arg == "--help") {
       help = true;
     } else if (arg == "--version") {
-      std::printf("vkscan %s\n", VKSCAN_VERSION);
+      std::printf("vkscan %s\n", VKSCAN_VERSION_STRING);
       return kExitSuccess;
     } else if (arg == "--validation") {
       global.validation = true;

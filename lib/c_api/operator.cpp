@@ -1,0 +1,58 @@
+// The C API's operators: create, query, record, destroy.
+#include "c_api/descriptors.hpp"
+#include "c_api/errors.hpp"
+#include "c_api/handles.hpp"
+
+using namespace vkscan::detail::c_api;
+
+namespace {
+
+vkscan::BufferBinding toCpp(const vkscan_buffer_binding& binding) {
+  return {binding.buffer, binding.offset, binding.size};
+}
+
+}  // namespace
+
+extern "C" {
+
+vkscan_result vkscan_operator_create(vkscan_device device,
+                                     const vkscan_cumulative_summation_desc* desc,
+                                     vkscan_operator* op) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    requireNonNull(op, "op");
+    vkscan::CumulativeSummationDesc cpp = toCpp(desc);
+    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
+  });
+}
+
+void vkscan_operator_destroy(vkscan_operator op) {
+  delete op;
+}
+
+vkscan_result vkscan_operator_get_properties(vkscan_operator op,
+                                             vkscan_operator_properties* properties) {
+  return guard([&] {
+    requireNonNull(op, "op");
+    requireNonNull(properties, "properties");
+    requireStructSize(properties->struct_size, sizeof(vkscan_operator_properties),
+                      "properties.struct_size");
+    properties->scratch_size = op->op.scratchSize();
+    properties->dispatch_count = op->op.dispatchCount();
+  });
+}
+
+vkscan_result vkscan_operator_record(vkscan_operator op, VkCommandBuffer command_buffer,
+                                     const vkscan_buffer_binding* input,
+                                     const vkscan_buffer_binding* output,
+                                     const vkscan_buffer_binding* scratch) {
+  return guard([&] {
+    requireNonNull(op, "op");
+    requireNonNull(input, "bindings.input");
+    requireNonNull(output, "bindings.output");
+    op->op.record(command_buffer, toCpp(*input), toCpp(*output),
+                  scratch != nullptr ? toCpp(*scratch) : vkscan::BufferBinding{});
+  });
+}
+
+}  // extern "C"

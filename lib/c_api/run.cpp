@@ -1,0 +1,20 @@
+// The C API's synchronous helper on host memory.
+#include <vkscan/host.hpp>
+
+#include "c_api/descriptors.hpp"
+#include "c_api/errors.hpp"
+#include "c_api/handles.hpp"
+
+using namespace vkscan::detail::c_api;
+
+extern "C" {
+
+vkscan_result vkscan_run(vkscan_device device, const vkscan_cumulative_summation_desc* desc,
+                         const void* input, void* output) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    vkscan::run(device->device, toCpp(desc), input, output);
+  });
+}
+
+}  // extern "C"

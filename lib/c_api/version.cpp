@@ -1,0 +1,7 @@
+#include <vkscan/vkscan.h>
+
+#include <vkscan/vkscan.hpp>
+
+extern "C" uint32_t vkscan_version(void) {
+  return vkscan::version();
+}
