@@ -12,6 +12,8 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # scripts/ci-reliability.sh: libFuzzer and TSan (clang), symbolized reports
   clang libclang-rt-14-dev llvm
+  # the Python module (python/)
+  pybind11-dev python3-dev python3-numpy
 )
 
 missing=()
