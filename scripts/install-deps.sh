@@ -12,8 +12,9 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # scripts/ci-reliability.sh: libFuzzer and TSan (clang), symbolized reports
   clang libclang-rt-14-dev llvm
-  # the Python module (python/)
-  pybind11-dev python3-dev python3-numpy
+  # the Python module (python/) and its suites: pytest, and the PyTorch and
+  # ONNX they take tensors and conformance cases from
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-onnx
 )
 
 missing=()
