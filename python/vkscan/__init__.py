@@ -6,6 +6,7 @@ vkscan/vkscan.hpp for the canonical order).
     devices()        the physical devices Vulkan lists
     info(device)     a device's properties, features and plans
     Device(...)      a device of vkscan's own (one is made on first use)
+    vkscan.dask      cumsum for dask arrays (import vkscan.dask; needs dask)
 """
 
 from ._cumsum import cumsum
