@@ -14,6 +14,10 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   # scripts/ci-reliability.sh: libFuzzer and TSan (clang), symbolized reports
   clang libclang-rt-14-dev llvm
+  # the Python module (python/) and its suites: pytest, and the PyTorch, ONNX
+  # and Dask they take tensors, conformance cases and clusters from
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-torch python3-onnx
+  python3-dask python3-distributed
 )
 
 missing=()

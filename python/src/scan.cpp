@@ -1,0 +1,91 @@
+// scan(device, a, out, axis, reverse, exclusive): one vkscan::run() from
+// numpy array `a` into numpy array `out`, their strides passed as DML
+// element strides, so any layout they can express is scanned without a copy.
+// The package (python/vkscan/_cumsum.py) applies numpy's rules first; this
+// layer checks only what run() cannot.
+#include <pybind11/numpy.h>
+
+#include <cstdint>
+#include <string>
+#include <vkscan/host.hpp>
+
+#include "bindings.hpp"
+
+namespace py = pybind11;
+
+namespace vkscan::python {
+namespace {
+
+DataType dataTypeOf(const py::dtype& dtype, const char* field) {
+  if (dtype.byteorder() == '>') {
+    throw py::type_error(std::string(field) + ": byte order is not native");
+  }
+  char kind = dtype.kind();
+  size_t size = static_cast<size_t>(dtype.itemsize());
+  if (kind == 'f' && size == 2) return DataType::Float16;
+  if (kind == 'f' && size == 4) return DataType::Float32;
+  if (kind == 'f' && size == 8) return DataType::Float64;
+  if (kind == 'i' && size == 4) return DataType::Int32;
+  if (kind == 'i' && size == 8) return DataType::Int64;
+  if (kind == 'u' && size == 4) return DataType::UInt32;
+  if (kind == 'u' && size == 8) return DataType::UInt64;
+  std::string name = py::str(py::handle(dtype));
+  throw py::type_error(std::string(field) + ": dtype " + name +
+                       " is not a vkscan type (float16/32/64, int32/64, uint32/64)");
+}
+
+// numpy's byte strides as DML element strides, where they can be.
+TensorDesc tensorOf(const py::array& array, DataType type, const std::string& field) {
+  TensorDesc t;
+  t.dataType = type;
+  auto itemsize = static_cast<py::ssize_t>(dataTypeSize(type));
+  for (py::ssize_t d = 0; d < array.ndim(); ++d) {
+    py::ssize_t size = array.shape(d);
+    py::ssize_t stride = array.strides(d);
+    std::string at = field + ".shape[" + std::to_string(d) + "]";
+    if (size > py::ssize_t{UINT32_MAX}) throw py::value_error(at + ": exceeds 2^32 - 1");
+    if (stride < 0 || stride % itemsize != 0 || stride / itemsize > py::ssize_t{UINT32_MAX}) {
+      throw py::value_error(field + ".strides[" + std::to_string(d) +
+                            "]: " + std::to_string(stride) +
+                            " bytes is no element stride vkscan takes (non-negative, a "
+                            "multiple of the item size, below 2^32 elements)");
+    }
+    t.sizes.push_back(static_cast<uint32_t>(size));
+    t.strides.push_back(static_cast<uint32_t>(stride / itemsize));
+  }
+  return t;
+}
+
+void scan(const Device& device, const py::array& a, py::array& out, int axis, bool reverse,
+          bool exclusive) {
+  if (!out.writeable()) throw py::value_error("out: is read-only");
+  CumulativeSummationDesc desc;
+  desc.input = tensorOf(a, dataTypeOf(a.dtype(), "a"), "a");
+  desc.output = tensorOf(out, dataTypeOf(out.dtype(), "out"), "out");
+  if (axis < 0) throw py::value_error("axis: " + std::to_string(axis) + " is negative");
+  desc.axis = static_cast<uint32_t>(axis);
+  desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
+  desc.hasExclusiveSum = exclusive;
+  // run() takes one pointer for both only in place, with equal layouts.
+  py::array source = a;
+  if (a.data() == out.data() && desc.input.strides != desc.output.strides) {
+    source = a.attr("copy")();
+    desc.input = tensorOf(source, desc.input.dataType, "a");
+  }
+  const void* input = source.data();
+  void* output = out.mutable_data();
+  // `source` and the caller's references keep both buffers alive meanwhile.
+  py::gil_scoped_release release;
+  run(device, desc, input, output);
+}
+
+}  // namespace
+
+void bindScan(py::module_& m) {
+  m.def("scan", &scan, py::arg("device"), py::arg("a"), py::arg("out"), py::arg("axis"),
+        py::arg("reverse"), py::arg("exclusive"),
+        "One run() from array a into array out (same shape and dtype; strides passed "
+        "as they are). Use vkscan.cumsum, which applies numpy's rules.");
+}
+
+}  // namespace vkscan::python

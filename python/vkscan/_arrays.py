@@ -1,0 +1,69 @@
+"""The caller's kinds of array: numpy arrays, PyTorch CPU tensors, and other
+objects through DLPack or the array interface. Results come back in the
+caller's kind; torch is imported only when a tensor is passed.
+"""
+
+import numpy as np
+
+
+def is_torch(obj):
+    return type(obj).__module__.split(".")[0] == "torch"
+
+
+def as_numpy(obj, field):
+    """A numpy view of `obj` (no copy where its memory is numpy-readable)."""
+    if isinstance(obj, np.ndarray):
+        return obj
+    if is_torch(obj):
+        if obj.device.type != "cpu":
+            raise TypeError(f"{field}: a torch tensor on {obj.device}; vkscan takes CPU tensors")
+        obj = obj.detach()
+    if hasattr(obj, "__dlpack__"):
+        try:
+            return np.from_dlpack(obj)
+        except (BufferError, TypeError, RuntimeError) as e:
+            raise TypeError(f"{field}: not readable through DLPack: {e}") from None
+    try:
+        return np.asarray(obj)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{field}: not an array: {e}") from None
+
+
+def as_writable_numpy(obj, field):
+    """A writable numpy view of `obj` (an `out` argument)."""
+    if isinstance(obj, np.ndarray):
+        return obj
+    if is_torch(obj):
+        if obj.device.type != "cpu":
+            raise TypeError(f"{field}: a torch tensor on {obj.device}; vkscan takes CPU tensors")
+        # DLPack hands numpy read-only views; .numpy() shares the tensor's memory.
+        return obj.detach().numpy()
+    raise TypeError(f"{field}: expected a numpy array or a torch tensor, "
+                    f"got {type(obj).__name__}")
+
+
+def numpy_dtype(dtype, field):
+    """numpy's dtype for `dtype`, which may also be a torch.dtype."""
+    if is_torch(dtype):
+        import torch
+
+        try:
+            return torch.empty(0, dtype=dtype).numpy().dtype
+        except TypeError:
+            raise TypeError(f"{field}: {dtype} has no numpy type") from None
+    try:
+        return np.dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"{field}: {e}") from None
+
+
+def like_caller(result, caller):
+    """`result` (numpy) as the caller's kind: a torch tensor for a tensor."""
+    if is_torch(caller):
+        import torch
+
+        try:
+            return torch.from_numpy(result)
+        except TypeError:
+            raise TypeError(f"dtype: {result.dtype} has no torch type") from None
+    return result
