@@ -26,6 +26,8 @@ const char* stageName(Stage stage) noexcept {
       return "chunk_lookback_realigned";
     case Stage::RowsOnePass:
       return "rows_onepass";
+    case Stage::ColumnsOnePass:
+      return "columns_onepass";
   }
   return "unknown";
 }

@@ -32,6 +32,10 @@ enum class Stage : uint8_t {
   // carries by decoupled look-back level by level
   // (kernels/rows_onepass.comp).
   RowsOnePass,
+  // One pass on GPUs for strided axes with a contiguous inner dimension: a
+  // workgroup per 16 vectors of lines by 256 elements along the axis, the
+  // same look-back (kernels/columns_onepass.comp).
+  ColumnsOnePass,
 };
 
 inline bool isLookback(Stage stage) {
@@ -42,7 +46,7 @@ inline bool isLookback(Stage stage) {
 // in-place pipelines differ (PipelineKey::inPlace), and the host fills
 // their scratch with kLookbackUnpublished first.
 inline bool looksBack(Stage stage) {
-  return isLookback(stage) || stage == Stage::RowsOnePass;
+  return isLookback(stage) || stage == Stage::RowsOnePass || stage == Stage::ColumnsOnePass;
 }
 
 inline bool isChunkStage(Stage stage) {

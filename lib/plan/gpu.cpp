@@ -21,6 +21,11 @@ uint64_t onePassScratchWords(uint64_t lines, uint64_t tiles, uint64_t accumulato
   return 2 * lines * lineNodes * (accumulatorBytes / 4) + 2 * lines * tiles + 1;
 }
 
+// The columns one-pass kernel's tile: 16 vectors of lines by 256 elements.
+constexpr uint32_t kColumnsWorkgroup = 256;
+constexpr uint64_t kColumnsLanes = 16;
+constexpr uint64_t kColumnsTile = 256;
+
 uint32_t log2Exact(uint64_t value) {
   uint32_t log = 0;
   while ((uint64_t{1} << log) < value) ++log;
@@ -73,6 +78,32 @@ class GpuPlanner final : public Planner {
     emit(onePass, lines * tiles);
   }
 
+  // Whole vectors of lines along a strided axis, a tile of 16 vectors by 256
+  // elements per workgroup (kernels/columns_onepass.comp).
+  bool columnsInOnePass(const Problem& p, const Bindings& b) const {
+    uint64_t vector = static_cast<uint64_t>(vectorElements(p.type));
+    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kNode &&
+           linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
+  }
+
+  void planColumnsOnePass(const Problem& p, const Bindings& b) {
+    uint64_t lanes = p.lineCount() / static_cast<uint64_t>(vectorElements(p.type));
+    uint64_t tiles = ceilDiv(p.axisLen, kColumnsTile);
+    uint64_t clearBytes =
+        4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
+    reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
+    Dispatch d = makeDispatch(Stage::ColumnsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
+    d.pipeline.workgroupSize = kColumnsWorkgroup;
+    d.pipeline.lookbackPolls = tuning_.lookbackPolls;
+    d.params.chunksPerLine = static_cast<uint32_t>(tiles);
+    d.params.shape = 2;
+    setAux(d, b.scratchBase);
+    d.clearByteOffset = b.scratchBase;
+    d.clearBytes = clearBytes;
+    d.clearWord = kLookbackUnpublished;
+    emit(d, ceilDiv(lanes, kColumnsLanes) * tiles);
+  }
+
   // Lines interleaved in vectors where the innermost line dimension is
   // contiguous, else a line per invocation. Lines are walked whole where
   // there are enough of them to fill the device; otherwise the largest chunk
@@ -86,6 +117,10 @@ class GpuPlanner final : public Planner {
     bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
                       p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
+    if (!wholeLines && !small && columnsInOnePass(p, b)) {
+      planColumnsOnePass(p, b);
+      return;
+    }
     if (wholeLines || (p.axisLen <= (uint64_t{1} << 12) && small)) {
       walk.levels = levelsFor(p.axisLen);
     } else {

@@ -56,7 +56,7 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     uint64_t tiles = lines * d.params.chunksPerLine;
     t.written[index(BufferRole::Scratch)] += 2 * tiles * accumulator;
     t.read[index(BufferRole::Scratch)] += (tiles - lines) * accumulator;
-  } else if (stage == Stage::RowsOnePass) {
+  } else if (stage == Stage::RowsOnePass || stage == Stage::ColumnsOnePass) {
     // Each tile is read once and written once. Per node of the lines' trees
     // above the tiles two values are published; a tile reads its nearest
     // earlier sibling's inclusive value at its own level (when published,

@@ -48,6 +48,7 @@ std::set<uint32_t> capabilities(const std::vector<uint32_t>& code) {
 
 const Stage kStages[] = {Stage::RowsScan,
                          Stage::RowsOnePass,
+                         Stage::ColumnsOnePass,
                          Stage::ChunkReduce,
                          Stage::ChunkScan,
                          Stage::ChunkReduceInterleaved,
@@ -65,7 +66,7 @@ const KernelVariant kVariants[] = {
     kNative, {true, false, false}, {false, true, false}, {true, true, false}, kWordStores};
 
 bool isChunk(Stage stage) {
-  return stage != Stage::RowsScan && stage != Stage::RowsOnePass;
+  return stage != Stage::RowsScan && stage != Stage::RowsOnePass && stage != Stage::ColumnsOnePass;
 }
 
 // One kernel build: the chunk stages come on device addresses and on
@@ -128,11 +129,11 @@ TEST_CASE("kernels: no subgroup arithmetic, whose float order is the vendor's") 
   });
 }
 
-// Issue 47: the GPU (rows) kernels chain lanes with subgroup shuffles; the
-// chunk kernels, which devices without them run, use no subgroup operation.
-TEST_CASE("kernels: rows kernels use subgroup shuffles, chunk kernels no subgroup operation") {
+// Issue 47: the rows kernels chain lanes with subgroup shuffles; the others,
+// which devices without them run, use no subgroup operation.
+TEST_CASE("kernels: rows kernels use subgroup shuffles, the others no subgroup operation") {
   forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
-    bool rows = !isChunk(kernel.stage);
+    bool rows = kernel.stage == Stage::RowsScan || kernel.stage == Stage::RowsOnePass;
     CHECK(caps.count(kGroupNonUniform) == (rows ? 1u : 0u));
     CHECK(caps.count(kGroupNonUniformShuffleRelative) == (rows ? 1u : 0u));
   });

@@ -108,6 +108,8 @@ class Checker {
     expect(d.pipeline.lineDims >= 2 || p.lineSize[1] == 1, "lineSize[1] == 1 below 2 dims");
     if (isRows(stage)) {
       checkRows(d, groups);
+    } else if (stage == Stage::ColumnsOnePass) {
+      checkColumns(d, groups);
     } else {
       checkChunks(d, groups);
     }
@@ -147,6 +149,32 @@ class Checker {
       expect((uint64_t{p.chunksPerLine} - 1) * tile < p.axisLen, "no empty tile");
       expect(d.pipeline.stage == Stage::RowsOnePass, "tiled lines in one pass");
     }
+  }
+
+  // kernels/columns_onepass.comp: 16 vectors of lines by 256 elements a
+  // workgroup, lines in whole vectors of the contiguous inner dimension.
+  void checkColumns(const Dispatch& d, uint64_t groups) {
+    const ScanParams& p = d.params;
+    uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
+    expect(d.pipeline.workgroupSize == 256, "columns workgroup of 256");
+    expect(p.lineSize[0] % vector == 0, "columns in whole vectors");
+    expect(p.inLineStride[0] == 1 && p.outLineStride[0] == 1, "columns contiguous inside");
+    // Each lane's vector, at every step along the axis, on whole vectors.
+    auto aligned = [&](int64_t axisStride, uint64_t byteOffset, const int64_t* lineStrides) {
+      bool on = axisStride % static_cast<int64_t>(vector) == 0 &&
+                byteOffset % (vector * dataTypeSize(d.pipeline.type)) == 0;
+      for (int i = 1; i < 3; ++i) {
+        on = on && (p.lineSize[i] == 1 || lineStrides[i] % static_cast<int64_t>(vector) == 0);
+      }
+      return on;
+    };
+    expect(aligned(p.inAxisStride, d.inByteOffset, p.inLineStride), "columns: input on vectors");
+    expect(aligned(p.outAxisStride, d.outByteOffset, p.outLineStride),
+           "columns: output on vectors");
+    uint64_t lanes = p.lineCount / vector;
+    expect(groups >= (lanes + 15) / 16 * p.chunksPerLine, "every column tile has a workgroup");
+    expect(uint64_t{p.chunksPerLine} * 256 >= p.axisLen, "the tiles cover the line");
+    expect((uint64_t{p.chunksPerLine} - 1) * 256 < p.axisLen, "no empty tile");
   }
 
   void checkChunks(const Dispatch& d, uint64_t groups) {
@@ -382,7 +410,7 @@ class Checker {
   // with the unpublished pattern before it.
   void checkLookback(const Dispatch& d) {
     const ScanParams& p = d.params;
-    if (d.pipeline.stage == Stage::RowsOnePass) {
+    if (d.pipeline.stage == Stage::RowsOnePass || d.pipeline.stage == Stage::ColumnsOnePass) {
       checkOnePass(d);
       return;
     }
@@ -423,8 +451,10 @@ class Checker {
     for (uint64_t level = p.chunksPerLine; level > 1; level = (level + 15) / 16) nodes += level;
     uint64_t tiles = uint64_t{p.lineCount} * p.chunksPerLine;
     uint64_t words = 2 * p.lineCount * nodes * accWords + 2 * tiles + 1;
-    expect(p.chunksPerLine >= 2, "one pass for lines of several tiles");
-    expect((uint64_t{1} << p.shape) == d.pipeline.workgroupSize, "one-pass segment: the tile");
+    if (d.pipeline.stage == Stage::RowsOnePass) {
+      expect(p.chunksPerLine >= 2, "one pass for lines of several tiles");
+      expect((uint64_t{1} << p.shape) == d.pipeline.workgroupSize, "one-pass segment: the tile");
+    }
     expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
     expect(d.hasAux, "one-pass aux");
     expect(d.clearByteOffset == d.auxByteOffset, "one pass clears its aux");

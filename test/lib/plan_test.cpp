@@ -446,9 +446,12 @@ TEST_CASE("plan: few interleaved lines walked whole spread over the workers") {
     CHECK(uint64_t{spread.groupsX} * spread.groupsY == 32 / cpu.subgroupSize);
     CHECK(scanOf(planFor(more, cpu)).pipeline.workgroupSize == tuningOf(cpu).chunkWorkgroupSize);
   }
+  // GPUs: columns in one pass, 16 vectors of lines a workgroup.
   const DeviceModel& gpu = kDevices[4];
-  CHECK(planFor(few, gpu).dispatches.back().pipeline.workgroupSize ==
-        tuningOf(gpu).chunkWorkgroupSize);
+  Plan onGpu = planFor(few, gpu);
+  REQUIRE(onGpu.dispatches.size() == 1);
+  CHECK(onGpu.dispatches[0].pipeline.stage == Stage::ColumnsOnePass);
+  CHECK(onGpu.dispatches[0].pipeline.workgroupSize == 256);
 }
 
 TEST_CASE("plan: contiguous short rows are one pass on a CPU device") {
@@ -600,10 +603,14 @@ TEST_CASE("plan: whole groups of lines on vectors walk apart from a few lines le
         planFor(vkscan::test::packedDesc(DataType::Float32, {8, 4096, inner}, 1), lavapipe);
     CHECK(laneVectors(narrow) == std::vector<uint32_t>{1});
   }
+  // GPUs: one pass over whole vectors of lines, where the device allows
+  // 256 invocations.
   for (const DeviceModel& device : kDevices) {
-    if (device.cpuLike) continue;
-    CHECK(laneVectors(planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4100}, 0),
-                              device)) == std::vector<uint32_t>{1});
+    if (device.cpuLike || device.maxInvocations < 256) continue;
+    CAPTURE(device.name);
+    Plan onGpu = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4100}, 0), device);
+    REQUIRE(onGpu.dispatches.size() == 1);
+    CHECK(onGpu.dispatches[0].pipeline.stage == Stage::ColumnsOnePass);
   }
 }
 
@@ -810,14 +817,18 @@ TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and t
   // One beyond 2^31 bytes overflows the 32-bit offsets.
   CumulativeSummationDesc huge = vkscan::test::packedDesc(DataType::Float32, {1u << 29}, 0);
   CHECK(storageBuffers(plan(huge, kDevices[0], true, UINT64_MAX)) == 0);
-  // GPUs: the rows kernels keep device addresses; chunk kernels (a strided
-  // axis) take storage buffers.
+  // GPUs: the rows and columns kernels keep device addresses; chunk
+  // kernels (a strided axis whose lines are off vectors) take storage
+  // buffers.
   Plan rows =
       plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[4], true, range);
   CHECK(storageBuffers(rows) == 0);
   Plan columns =
       plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[4], true, range);
-  CHECK(storageBuffers(columns) == columns.dispatches.size());
+  CHECK(storageBuffers(columns) == 0);
+  Plan offVectors =
+      plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4097}, 0), kDevices[4], true, range);
+  CHECK(storageBuffers(offVectors) == offVectors.dispatches.size());
 }
 
 TEST_CASE("plan: more than three unmergeable dimensions become sequential pieces") {

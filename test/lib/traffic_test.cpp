@@ -86,26 +86,22 @@ TEST_CASE("traffic: one pass on GPUs reads the input once and publishes per tile
   }
 }
 
-TEST_CASE("traffic: strided columns in three interleaved passes") {
-  // 64 columns of 65536: lanes of 16 columns, 4 invocations a chunk, so
-  // chunks shrink to 16 elements (4096 a column) and the carries are a
-  // column scan of 4096 x 64 totals of their own, in scratch.
+TEST_CASE("traffic: strided columns on GPUs in one pass read and write the tensor once") {
+  // 64 columns of 65536: 16 vectors of 4 columns, 256 tiles of 256 along
+  // the axis, and the look-back's values per column in scratch.
   const uint64_t bytes = uint64_t{65536} * 64 * 4;
-  const uint64_t totals = uint64_t{4096} * 64 * 4;
   const PlanReport report =
       planFor(test::packedDesc(DataType::Float32, {65536, 64}, 0, false), "nvidia");
-  REQUIRE(kernelsOf(report) == std::vector<std::string>{"chunk_reduce_interleaved",
-                                                        "chunk_scan_interleaved",
-                                                        "chunk_scan_interleaved"});
+  REQUIRE(kernelsOf(report) == std::vector<std::string>{"columns_onepass"});
+  CHECK(report.dispatches[0].workgroups[0] == 256);
   CHECK(report.dispatches[0].inputBytesRead == bytes);
-  CHECK(report.dispatches[0].scratchBytesWritten == totals);
-  CHECK(report.dispatches[1].scratchBytesRead == totals);
-  CHECK(report.dispatches[1].scratchBytesWritten == totals);
-  CHECK(report.dispatches[2].inputBytesRead == bytes);
-  CHECK(report.dispatches[2].scratchBytesRead == totals);
-  CHECK(report.dispatches[2].outputBytesWritten == bytes);
-  CHECK(report.bytesMoved == 3 * bytes + 4 * totals);
+  CHECK(report.dispatches[0].outputBytesWritten == bytes);
   checkSums(report);
+  // Issue 47's bar: columns [16384, 16384] axis 0 at most 1.05.
+  const PlanReport big =
+      planFor(test::packedDesc(DataType::Float32, {16384, 16384}, 0, false), "nvidia");
+  CHECK(kernelsOf(big) == std::vector<std::string>{"columns_onepass"});
+  CHECK(big.trafficRatio <= 1.05);
 }
 
 TEST_CASE("traffic: look-back reads each tile twice and fills its status words") {

@@ -1,0 +1,236 @@
+// Decoupled look-back over a line's tree of tiles, for the one-pass
+// kernels (rows_onepass.comp, columns_onepass.comp): a tile is a node of
+// the canonical tree (of level 2 or 3), and the nodes above the tiles,
+// level d (d = 0: tiles), hold two published values each: V, the node's
+// value (its serial sum), and I, the serial sum of its group's values up to
+// and including it (L + V). The carry into node j at level d is
+// X_d(j) = X_{d+1}(j / 16) + L_d(j), L_d(j) being the serial sum of the
+// values of nodes 16*(j/16) .. j-1; so a tile needs L at each level of its
+// ancestors, at most 15 values each. It looks back from the nearest earlier
+// sibling to the first with a published I, and adds the V after it in
+// order. A tile publishes V and I of its own tile, and of every ancestor it
+// completes (the last of 16 siblings): V of the parent is I of its last
+// child. A value still unpublished after kPolls reads is computed by the
+// looking invocation from its descendants, reducing tiles from memory only
+// where none published (decoupled fallback).
+//
+// Aux (scratch), in 32-bit words, all filled with kUnpublished by the host:
+// for each line, M nodes of two accumulators (V, I), M the nodes of every
+// level below the root; then a collision record (two words) per tile, for
+// in place; then the workgroup counter, which counts up from kUnpublished
+// (lib/plan/gpu.cpp onePassScratchWords()). p.lineCount lines of
+// p.chunksPerLine tiles.
+//
+// In place (kInPlace), sums reduced from memory are kept per looking
+// invocation in shared memory, up to REDUCED_CAPACITY, and checked by the
+// kernel (checkReduced() after a memory barrier) before anything is
+// published (publishPending()); the kernel repeats the look-back while a
+// round reduced unchecked tiles.
+//
+// The kernel defines LOOKERS (its looking invocations per workgroup), sets
+// gLooker, and defines tileSumFromMemory(line, tile) before this file.
+
+// Re-reads of a silent earlier value before computing it here.
+layout(constant_id = VKSCAN_SPEC_LOOKBACK_POLLS) const uint kPolls = 256u;
+// The output is bound to the input.
+layout(constant_id = VKSCAN_SPEC_IN_PLACE) const bool kInPlace = false;
+
+// Levels of a line's tree from the tiles to below the root: 2^32 elements in
+// tiles of 256 are 16^6 tiles.
+#define MAX_LEVELS 8
+// Reduced tiles each looking invocation keeps in place.
+#define REDUCED_CAPACITY 16
+
+shared uint sReducedCount[LOOKERS];
+shared bool sUnchecked;
+shared uint sReducedSlot[LOOKERS * REDUCED_CAPACITY];
+shared ACC_T sReducedValue[LOOKERS * REDUCED_CAPACITY];
+
+// Which of the workgroup's looking invocations this is (0 to LOOKERS - 1).
+uint gLooker;
+
+// The line's tree above the tiles, for the looking invocation: nodes per
+// level, where each level's nodes start among the line's M, and M.
+uint gLevels;
+uint gNodes[MAX_LEVELS];
+uint gLevelStart[MAX_LEVELS];
+uint gLineNodes;
+
+// Values the looking invocation publishes once its look-back is final.
+uint gPendingCount;
+uint gPendingIndex[2 * MAX_LEVELS];
+ACC_T gPendingValue[2 * MAX_LEVELS];
+
+void publishLater(uint index, ACC_T value) {
+  gPendingIndex[gPendingCount] = index;
+  gPendingValue[gPendingCount] = value;
+  ++gPendingCount;
+}
+
+void publishPending() {
+  for (uint i = 0u; i < gPendingCount; ++i) publish(gPendingIndex[i], gPendingValue[i]);
+}
+
+void measureTree() {
+  uint nodes = p.chunksPerLine;
+  gLineNodes = 0u;
+  gLevels = 0u;
+  while (nodes > 1u) {
+    gNodes[gLevels] = nodes;
+    gLevelStart[gLevels] = gLineNodes;
+    gLineNodes += nodes;
+    nodes = (nodes + 15u) / 16u;
+    ++gLevels;
+  }
+}
+
+uint tileCount() { return p.lineCount * p.chunksPerLine; }
+uint valueWords() { return 2u * p.lineCount * gLineNodes * ACC_WORDS; }
+uint collisionRecord(uint tileSlot) { return valueWords() + 2u * tileSlot; }
+uint counterWord() { return valueWords() + 2u * tileCount(); }
+
+// Accumulator indices of V and I of node j at level d of line `line`.
+uint valueIndex(uint line, uint d, uint j) {
+  return 2u * (line * gLineNodes + gLevelStart[d] + j);
+}
+uint inclusiveIndex(uint line, uint d, uint j) { return valueIndex(line, d, j) + 1u; }
+
+// V of tile `tile` (level 0) reduced from memory; in place, a sum kept from
+// an earlier round of this look-back (checked since) instead, and a new one
+// is kept and marks the look-back unchecked.
+ACC_T reduceTile(uint line, uint tile) {
+  uint slot = line * p.chunksPerLine + tile;
+  uint kept = gLooker * REDUCED_CAPACITY;
+  if (kInPlace) {
+    for (uint i = 0u; i < sReducedCount[gLooker]; ++i) {
+      if (sReducedSlot[kept + i] == slot) return sReducedValue[kept + i];
+    }
+  }
+  ACC_T total = tileSumFromMemory(line, tile);
+  if (kInPlace) {
+    sUnchecked = true;
+    uint count = sReducedCount[gLooker];
+    if (count < REDUCED_CAPACITY) {
+      sReducedSlot[kept + count] = slot;
+      sReducedValue[kept + count] = total;
+      sReducedCount[gLooker] = count + 1u;
+    }
+  }
+  return total;
+}
+
+// After a memory barrier: a kept sum whose tile has published since may
+// have read its outputs, and goes (the published value is read from then
+// on); a tile still silent had written nothing when it was reduced, so its
+// sum stays.
+void checkReduced() {
+  uint kept = gLooker * REDUCED_CAPACITY;
+  uint count = sReducedCount[gLooker];
+  uint stays = 0u;
+  for (uint i = 0u; i < count; ++i) {
+    uint slot = sReducedSlot[kept + i];
+    uint line = slot / p.chunksPerLine;
+    ACC_T published;
+    bool done = readPublished(valueIndex(line, 0u, slot - line * p.chunksPerLine), published) ||
+                readCollision(collisionRecord(slot), published);
+    if (!done) {
+      sReducedSlot[kept + stays] = slot;
+      sReducedValue[kept + stays] = sReducedValue[kept + i];
+      ++stays;
+    }
+  }
+  sReducedCount[gLooker] = stays;
+}
+
+// V of node j at level d: published, or else computed here depth-first from
+// its descendants' published values, reducing only tiles none published.
+ACC_T nodeValue(uint line, uint d, uint j) {
+  ACC_T value;
+  if (readPublished(valueIndex(line, d, j), value)) return value;
+  if (d == 0u) return reduceTile(line, j);
+  precise ACC_T sums[MAX_LEVELS];
+  uint next[MAX_LEVELS];
+  uint level = d;
+  sums[level] = kIdentity;
+  next[level] = 16u * j;
+  // next[level]: the next child (at level - 1) of the node summed at level.
+  for (;;) {
+    uint child = next[level];
+    ACC_T childValue;
+    bool known = readPublished(valueIndex(line, level - 1u, child), childValue);
+    if (!known && level - 1u == 0u) {
+      childValue = reduceTile(line, child);
+      known = true;
+    }
+    if (!known) {
+      --level;
+      sums[level] = kIdentity;
+      next[level] = 16u * child;
+      continue;
+    }
+    sums[level] = ADD(sums[level], childValue);
+    ++next[level];
+    // Completed nodes pass their sums up.
+    while ((next[level] & 15u) == 0u) {
+      if (level == d) return sums[level];
+      ACC_T done = sums[level];
+      ++level;
+      sums[level] = ADD(sums[level], done);
+      ++next[level];
+    }
+  }
+  return sums[d];
+}
+
+// L_d(j): the serial sum of the values of node j's earlier siblings.
+ACC_T earlierSiblings(uint line, uint d, uint j) {
+  uint first = j & ~15u;
+  precise ACC_T sum = kIdentity;
+  // Back to the nearest sibling with a published I, waiting a little for
+  // silent ones.
+  for (uint k = j; k > (j & ~15u);) {
+    --k;
+    ACC_T value;
+    bool inclusive = false;
+    bool heard = false;
+    for (uint poll = 0u; !heard && poll <= kPolls; ++poll) {
+      inclusive = readPublished(inclusiveIndex(line, d, k), value);
+      heard = inclusive || readPublished(valueIndex(line, d, k), value);
+    }
+    if (inclusive) {
+      sum = value;
+      first = k + 1u;
+      break;
+    }
+  }
+  for (uint k = first; k < j; ++k) sum = ADD(sum, nodeValue(line, d, k));
+  return sum;
+}
+
+// The carry into the tile, X_0, from L at every level above it (the root's
+// carry is the identity); publishes I of the tile and V and I of every
+// ancestor it completes on the way up.
+ACC_T tileCarry(uint line, uint tile, ACC_T tileValue) {
+  gPendingCount = 0u;
+  ACC_T before[MAX_LEVELS];
+  uint j = tile;
+  bool complete = true;  // this tile completes node j at level d
+  precise ACC_T value = tileValue;
+  for (uint d = 0u; d < gLevels; ++d) {
+    before[d] = earlierSiblings(line, d, j);
+    if (complete) {
+      precise ACC_T inclusive = ADD(before[d], value);
+      publishLater(inclusiveIndex(line, d, j), inclusive);
+      complete = (j & 15u) == 15u && d + 1u < gLevels;
+      if (complete) {
+        value = inclusive;
+        publishLater(valueIndex(line, d + 1u, j / 16u), value);
+      }
+    }
+    j /= 16u;
+  }
+  precise ACC_T carry = kIdentity;
+  for (uint d = gLevels; d > 0u; --d) carry = ADD(carry, before[d - 1u]);
+  return carry;
+}
+
