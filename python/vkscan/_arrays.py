@@ -3,6 +3,8 @@ objects through DLPack or the array interface. Results come back in the
 caller's kind; torch is imported only when a tensor is passed.
 """
 
+import operator
+
 import numpy as np
 
 
@@ -10,14 +12,30 @@ def is_torch(obj):
     return type(obj).__module__.split(".")[0] == "torch"
 
 
+def normalize_axis(axis, ndim):
+    """`axis` (an integer, negative from the end) as 0 .. ndim-1, as numpy."""
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"axis: expected an integer or None, got {type(axis).__name__}") \
+            from None
+    if not -ndim <= axis < ndim:
+        raise np.AxisError(axis, ndim, "axis")
+    return axis % ndim
+
+
+def _cpu_tensor(obj, field):
+    if obj.device.type != "cpu":
+        raise TypeError(f"{field}: a torch tensor on {obj.device}; vkscan takes CPU tensors")
+    return obj.detach()
+
+
 def as_numpy(obj, field):
     """A numpy view of `obj` (no copy where its memory is numpy-readable)."""
     if isinstance(obj, np.ndarray):
         return obj
     if is_torch(obj):
-        if obj.device.type != "cpu":
-            raise TypeError(f"{field}: a torch tensor on {obj.device}; vkscan takes CPU tensors")
-        obj = obj.detach()
+        obj = _cpu_tensor(obj, field)
     if hasattr(obj, "__dlpack__"):
         try:
             return np.from_dlpack(obj)
@@ -34,10 +52,8 @@ def as_writable_numpy(obj, field):
     if isinstance(obj, np.ndarray):
         return obj
     if is_torch(obj):
-        if obj.device.type != "cpu":
-            raise TypeError(f"{field}: a torch tensor on {obj.device}; vkscan takes CPU tensors")
         # DLPack hands numpy read-only views; .numpy() shares the tensor's memory.
-        return obj.detach().numpy()
+        return _cpu_tensor(obj, field).numpy()
     raise TypeError(f"{field}: expected a numpy array or a torch tensor, "
                     f"got {type(obj).__name__}")
 

@@ -1,7 +1,5 @@
 """vkscan.cumsum: numpy's cumsum rules on top of one device run."""
 
-import operator
-
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -136,14 +134,7 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
         x = x.reshape(-1)
         ax = 0
     else:
-        try:
-            ax = operator.index(axis)
-        except TypeError:
-            raise TypeError(f"axis: expected an integer or None, got {type(axis).__name__}") \
-                from None
-        if not -x.ndim <= ax < x.ndim:
-            raise np.AxisError(ax, x.ndim, "axis")
-        ax %= x.ndim
+        ax = _arrays.normalize_axis(axis, x.ndim)
     if x.dtype != rtype:
         x = x.astype(rtype)
 

@@ -12,7 +12,6 @@ are the canonical bits of vkscan.cumsum only when the axis is one chunk.
 
 import operator
 
-import numpy as np
 from dask.array.reductions import cumreduction
 
 from . import _arrays
@@ -37,14 +36,7 @@ def cumsum(x, axis=None, dtype=None, exclusive=False, reverse=False):
     if axis is None:
         x = x.flatten().rechunk(chunks=x.npartitions)
         axis = 0
-    try:
-        axis = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"axis: expected an integer or None, got {type(axis).__name__}") \
-            from None
-    if not -x.ndim <= axis < x.ndim:
-        raise np.AxisError(axis, x.ndim, "axis")
-    axis %= x.ndim
+    axis = _arrays.normalize_axis(axis, x.ndim)
     flip = (slice(None),) * axis + (slice(None, None, -1),)
     if reverse:
         x = x[flip]

@@ -221,12 +221,8 @@ static vkscan_external_device external_of(const engine* e) {
   return external;
 }
 
-/* Records the operator between the engine's barriers (the header's
- * contract), submits, waits. */
-static void record_and_submit(const engine* e, vkscan_operator op,
-                              const vkscan_buffer_binding* input,
-                              const vkscan_buffer_binding* output,
-                              const vkscan_buffer_binding* scratch) {
+/* A primary command buffer from the engine's pool, begun for one submission. */
+static VkCommandBuffer begin_commands(const engine* e) {
   VkCommandBufferAllocateInfo allocate = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   allocate.commandPool = e->pool;
   allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -236,6 +232,16 @@ static void record_and_submit(const engine* e, vkscan_operator op,
   VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vkBeginCommandBuffer(commands, &begin));
+  return commands;
+}
+
+/* Records the operator between the engine's barriers (the header's
+ * contract), submits, waits. */
+static void record_and_submit(const engine* e, vkscan_operator op,
+                              const vkscan_buffer_binding* input,
+                              const vkscan_buffer_binding* output,
+                              const vkscan_buffer_binding* scratch) {
+  VkCommandBuffer commands = begin_commands(e);
   /* The host wrote the input before the submission, which makes host writes
    * visible to the device: no barrier is needed before. */
   CHECK_OK(vkscan_operator_record(op, commands, input, output, scratch));
@@ -381,14 +387,7 @@ static void refused(const engine* e) {
   const vkscan_buffer_binding good = {b.buffer, 0, 64};
   const vkscan_buffer_binding short_one = {b.buffer, 0, 32};
   const vkscan_buffer_binding misaligned = {b.buffer, 4, 60};
-  VkCommandBufferAllocateInfo allocate = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = e->pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  VK_CHECK(vkAllocateCommandBuffers(e->device, &allocate, &commands));
-  VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  VK_CHECK(vkBeginCommandBuffer(commands, &begin));
+  VkCommandBuffer commands = begin_commands(e);
   CHECK_RESULT(vkscan_operator_record(op, VK_NULL_HANDLE, &good, &good, NULL),
                VKSCAN_ERROR_INVALID_ARGUMENT, "command_buffer: ");
   CHECK_RESULT(vkscan_operator_record(op, commands, NULL, &good, NULL),
