@@ -10,6 +10,24 @@ def is_torch(obj):
     return type(obj).__module__.split(".")[0] == "torch"
 
 
+def is_torch_bfloat16(obj):
+    """True for a torch.bfloat16 tensor, which numpy cannot view as such."""
+    if not is_torch(obj):
+        return False
+    import torch
+
+    return isinstance(obj, torch.Tensor) and obj.dtype == torch.bfloat16
+
+
+def bfloat16_bits(obj, field):
+    """A uint16 numpy view of a torch.bfloat16 tensor's bits (no copy)."""
+    import torch
+
+    if obj.device.type != "cpu":
+        raise TypeError(f"{field}: a torch tensor on {obj.device}; vkscan takes CPU tensors")
+    return obj.detach().view(torch.int16).numpy().view(np.uint16)
+
+
 def as_numpy(obj, field):
     """A numpy view of `obj` (no copy where its memory is numpy-readable)."""
     if isinstance(obj, np.ndarray):
