@@ -3,8 +3,8 @@
 // order's building blocks.
 //
 // Build-time defines (one SPIR-V blob per data type and variant):
-//   VKSCAN_TYPE_F32 | _F16 | _F64 | _U32 | _U64. INT32 and INT64 run the
-//     UINT32 and UINT64 builds: two's-complement sums wrap alike.
+//   VKSCAN_TYPE_F32 | _F16 | _BF16 | _F64 | _U32 | _U64. INT32 and INT64 run
+//     the UINT32 and UINT64 builds: two's-complement sums wrap alike.
 //   VKSCAN_NO_INT64: for devices without shaderInt64. Addresses are uvec2,
 //     offsets 32-bit (the host keeps each tensor within 2^30 bytes), and
 //     INT64/UINT64 are pairs of 32-bit words added with carry.
@@ -12,8 +12,9 @@
 //     vectors load as 64-bit words and wide units, as in the default build,
 //     and store as 32-bit words (VectorWords::Load64Store32); INT64 and
 //     UINT64 are summed as pairs of 32-bit words, as without Int64.
-//   VKSCAN_F16_PACKED (FLOAT16 only): for devices without 16-bit storage.
-//     Halves are read and written as the 32-bit words that hold them.
+//   VKSCAN_F16_PACKED (FLOAT16 and BFLOAT16 only): for devices without
+//     16-bit storage. Halves are read and written as the 32-bit words that
+//     hold them.
 //   VKSCAN_SSBO (chunk stages only): input, output and aux are storage
 //     buffers 0, 1, 2 of set 0 (pushed by the host) instead of device
 //     addresses; offsets are 32-bit element indices. CPU implementations
@@ -45,6 +46,12 @@
 
 #include "scan_params.h"
 #include "spec_constants.h"
+
+// BFLOAT16 takes every path of FLOAT16 (2-byte floats moved as bits and
+// summed in FP32); only the two conversions below differ.
+#ifdef VKSCAN_TYPE_BF16
+#define VKSCAN_TYPE_F16 1
+#endif
 
 layout(push_constant, std430) uniform PushConstants { ScanParams p; };
 
@@ -295,7 +302,20 @@ const ACC_T kIdentity = ACC_T(-0.0);
 const ACC_T kIdentity = ACC_T(0);
 #endif
 
-#ifdef VKSCAN_TYPE_F16
+#ifdef VKSCAN_TYPE_BF16
+// bfloat16 is the top half of an FP32, so widening is exact. Narrowing
+// rounds the 16 dropped bits to nearest even in integer code, as for
+// FLOAT16 (a device's conversion may truncate); the carry out of the
+// largest finite values makes infinity. NaN becomes 0x7FC0 of its sign.
+float floatFromHalfBits(uint h) { return uintBitsToFloat(h << 16); }
+
+uint halfBitsFromFloat(float value) {
+  uint bits = floatBitsToUint(value);
+  uint rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+  uint nan = ((bits >> 16) & 0x8000u) | 0x7FC0u;
+  return (bits & 0x7FFFFFFFu) > 0x7F800000u ? nan : rounded;
+}
+#elif defined(VKSCAN_TYPE_F16)
 // Half <-> float by bit manipulation and one exact or correctly rounded FP32
 // addition each. Vulkan lets a device's float conversions round either to
 // nearest-even or toward zero and flush half denormals; this gives the same

@@ -79,15 +79,16 @@ bool hasTexelInputKernels(DataType, KernelVariant variant) {
 
 std::vector<uint32_t> kernelBinary(Stage stage, DataType type, KernelVariant variant,
                                    bool storageBuffers, bool texelInput) {
-  // Only FLOAT16 is built packed: for every other type the plain build is
-  // already free of 16-bit storage. Word stores are built for the 4-byte
-  // types and the 64-bit integers (summed as pairs of words); FLOAT64 keeps
-  // its build, and so does FLOAT16, whose 32-bit word stores were the slower
-  // once its input came through texel views.
+  // Only the 2-byte floats are built packed: for every other type the plain
+  // build is already free of 16-bit storage. Word stores are built for the
+  // 4-byte types and the 64-bit integers (summed as pairs of words); FLOAT64
+  // keeps its build, and so do the 2-byte floats, whose 32-bit word stores
+  // were the slower once FLOAT16's input came through texel views.
   DataType built = builtType(type);
-  bool packed = variant.packedHalves && type == DataType::Float16;
-  bool wordStores = variant.wordStores && !variant.emulatedInt64 && type != DataType::Float64 &&
-                    type != DataType::Float16;
+  bool halves = dataTypeSize(type) == 2;
+  bool packed = variant.packedHalves && halves;
+  bool wordStores =
+      variant.wordStores && !variant.emulatedInt64 && type != DataType::Float64 && !halves;
   unsigned flags = (variant.emulatedInt64 ? kEmulatedInt64 : 0u) | (packed ? kPackedHalves : 0u) |
                    (wordStores ? kWordStores : 0u);
   std::string name =

@@ -18,12 +18,12 @@ struct KernelVariant {
   // data as pairs of 32-bit words. For devices without shaderInt64; every
   // tensor binding must then span at most kMaxTensorBytesWithoutInt64.
   bool emulatedInt64 = false;
-  // FLOAT16 kernels load and store halves as 32-bit words, so they need no
-  // storageBuffer16BitAccess. Other types have no halves and ignore it.
+  // FLOAT16 and BFLOAT16 kernels load and store halves as 32-bit words, so
+  // they need no storageBuffer16BitAccess. Other types ignore it.
   bool packedHalves = false;
   // 4-byte types, INT64 and UINT64 (summed as pairs of 32-bit words) load as
   // the default build and store 32-bit words (VectorWords::Load64Store32).
-  // FLOAT64, FLOAT16 and kernels without Int64 ignore it.
+  // FLOAT64, FLOAT16, BFLOAT16 and kernels without Int64 ignore it.
   bool wordStores = false;
 };
 

@@ -14,7 +14,7 @@ std::string join(const std::vector<uint32_t>& values) {
 }
 
 void checkTensor(const TensorDesc& tensor, const std::string& name) {
-  if (static_cast<uint32_t>(tensor.dataType) > static_cast<uint32_t>(DataType::Float64)) {
+  if (static_cast<uint32_t>(tensor.dataType) > static_cast<uint32_t>(DataType::BFloat16)) {
     throw InvalidArgument(
         name + ".dataType",
         "unknown value " + std::to_string(static_cast<uint32_t>(tensor.dataType)));
@@ -109,7 +109,7 @@ uint64_t Problem::lineCount() const noexcept {
 }
 
 DataType accumulationType(DataType type) noexcept {
-  return type == DataType::Float16 ? DataType::Float32 : type;
+  return type == DataType::Float16 || type == DataType::BFloat16 ? DataType::Float32 : type;
 }
 
 Problem normalize(const CumulativeSummationDesc& desc) {

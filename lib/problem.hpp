@@ -56,7 +56,8 @@ ElementStrides elementStrides(const TensorDesc& tensor);
 // Same sizes and element strides: one buffer can serve as both (in place).
 bool sameLayout(const TensorDesc& a, const TensorDesc& b);
 
-// The accumulation type: carries and totals of FLOAT16 are FLOAT32.
+// The accumulation type: carries and totals of FLOAT16 and BFLOAT16 are
+// FLOAT32.
 DataType accumulationType(DataType type) noexcept;
 
 }  // namespace vkscan::detail

@@ -18,6 +18,8 @@ const char* dataTypeName(DataType type) noexcept {
       return "UINT64";
     case DataType::Float64:
       return "FLOAT64";
+    case DataType::BFloat16:
+      return "BFLOAT16";
   }
   return "UNKNOWN";
 }

@@ -10,9 +10,9 @@
 //   - every pass over the data reads (or writes) each element it covers
 //     once; a look-back pass reads its tile twice (it reduces it, then scans
 //     it), as its kernel does;
-//   - chunk totals and carries are one accumulator (FP32 for FLOAT16) per
-//     line and chunk; a carry every invocation of a workgroup loads from one
-//     address counts once;
+//   - chunk totals and carries are one accumulator (FP32 for FLOAT16 and
+//     BFLOAT16) per line and chunk; a carry every invocation of a workgroup
+//     loads from one address counts once;
 //   - a look-back pass writes a total and an inclusive value per tile and
 //     reads its predecessor's inclusive value once: the case where no tile
 //     waits (polls and fallback reductions of a silent tile read more);

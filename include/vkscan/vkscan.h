@@ -117,7 +117,8 @@ typedef enum vkscan_data_type {
   VKSCAN_DATA_TYPE_UINT32 = 3,
   VKSCAN_DATA_TYPE_INT64 = 4,
   VKSCAN_DATA_TYPE_UINT64 = 5,
-  VKSCAN_DATA_TYPE_FLOAT64 = 6, /* beyond DML, for ONNX */
+  VKSCAN_DATA_TYPE_FLOAT64 = 6,  /* beyond DML, for ONNX */
+  VKSCAN_DATA_TYPE_BFLOAT16 = 7, /* beyond DML, for ONNX: summed in FP32 */
   VKSCAN_DATA_TYPE_MAX_ENUM = 0x7FFFFFFF
 } vkscan_data_type;
 

@@ -30,17 +30,20 @@
 //     except out[0] = +0.0.
 //   Empty sums are -0.0, the exact additive identity, so a missing term never
 //   changes a bit. Each "+" is one IEEE-754 addition in the accumulation type
-//   (FP32 for FLOAT32 and FLOAT16, FP64 for FLOAT64), round-to-nearest-even,
-//   never contracted or reassociated (kernels use `precise`). FLOAT16 results
-//   are the FP32 result rounded once to nearest-even on store (overflow gives
-//   infinity, every NaN the quiet NaN 0x7E00 of its sign). The kernels convert
-//   halves with integer code rather than the device's conversions, which
-//   Vulkan lets round toward zero or flush half denormals, so FLOAT16 keeps
-//   its denormals and gives the same bits on every device.
+//   (FP32 for FLOAT32, FLOAT16 and BFLOAT16, FP64 for FLOAT64),
+//   round-to-nearest-even, never contracted or reassociated (kernels use
+//   `precise`). FLOAT16 and BFLOAT16 results are the FP32 result rounded once
+//   to nearest-even on store (overflow gives infinity, every NaN the quiet NaN
+//   of its sign: 0x7E00 for FLOAT16, 0x7FC0 for BFLOAT16). The kernels convert
+//   both with integer code rather than the device's conversions, which Vulkan
+//   lets round toward zero or flush half denormals, so FLOAT16 keeps its
+//   denormals and both give the same bits on every device. A BFLOAT16 input is
+//   widened exactly (its bits are the top half of an FP32).
 //   Denormals: the device's default float mode applies (vkscan does not request
 //   denorm preservation); lavapipe and many GPUs flush FP32 denormals to zero,
 //   so the bit-for-bit guarantee covers inputs and partial sums that are
-//   normal numbers, zeros, infinities and NaNs (NaN payloads may differ).
+//   normal numbers, zeros, infinities and NaNs (NaN payloads may differ). This
+//   covers BFLOAT16 as FLOAT32: its denormals are FP32 denormals.
 //
 // Accuracy bound (FLOAT32)
 //   Each output is a sum of at most 1 + 15 * ceil(log16(n)) rounded additions on
@@ -84,7 +87,18 @@ VKSCAN_API uint32_t version() noexcept;
 // Tensor description, mirroring DML_BUFFER_TENSOR_DESC
 // ---------------------------------------------------------------------------
 
-enum class DataType : uint32_t { Float32, Float16, Int32, UInt32, Int64, UInt64, Float64 };
+// BFloat16 is bfloat16 (1 sign, 8 exponent and 7 mantissa bits: the top half
+// of a FLOAT32); it comes last so that the earlier values keep theirs.
+enum class DataType : uint32_t {
+  Float32,
+  Float16,
+  Int32,
+  UInt32,
+  Int64,
+  UInt64,
+  Float64,
+  BFloat16
+};
 
 enum class AxisDirection : uint32_t { Increasing, Decreasing };
 
@@ -94,6 +108,7 @@ inline constexpr uint32_t kMaxDimensions = 8;
 constexpr size_t dataTypeSize(DataType type) noexcept {
   switch (type) {
     case DataType::Float16:
+    case DataType::BFloat16:
       return 2;
     case DataType::Float32:
     case DataType::Int32:
@@ -107,7 +122,8 @@ constexpr size_t dataTypeSize(DataType type) noexcept {
   return 0;
 }
 
-// "FLOAT32", "FLOAT16", "INT32", "UINT32", "INT64", "UINT64", "FLOAT64".
+// "FLOAT32", "FLOAT16", "INT32", "UINT32", "INT64", "UINT64", "FLOAT64",
+// "BFLOAT16".
 VKSCAN_API const char* dataTypeName(DataType type) noexcept;
 
 // A tensor in a buffer, as DML_BUFFER_TENSOR_DESC.
@@ -211,14 +227,15 @@ inline constexpr uint64_t kMaxTensorBytesWithoutInt64 = uint64_t{1} << 30;
 //   shaderInt64               without it, 64-bit integers are summed as pairs
 //                             of 32-bit words (same results) and tensors are
 //                             limited to kMaxTensorBytesWithoutInt64 bytes
-//   storageBuffer16BitAccess  without it, FLOAT16 is loaded and stored as
-//                             32-bit words (same results)
+//   storageBuffer16BitAccess  without it, FLOAT16 and BFLOAT16 are loaded and
+//                             stored as 32-bit words (same results)
 //   shaderFloat64             needed by FLOAT64 only
 //   VK_KHR_push_descriptor    optional; the chunk kernels then bind tensors
 //                             that fit maxStorageBufferRange as storage
 //                             buffers instead of device addresses (same
 //                             results)
-// shaderFloat16 is never needed: halves are converted, never added.
+// shaderFloat16 is never needed: halves are converted, never added (and
+// bfloat16 needs no extension).
 struct ExternalDevice {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;

@@ -16,6 +16,7 @@ static_assert(VKSCAN_DATA_TYPE_UINT32 == static_cast<int>(DataType::UInt32));
 static_assert(VKSCAN_DATA_TYPE_INT64 == static_cast<int>(DataType::Int64));
 static_assert(VKSCAN_DATA_TYPE_UINT64 == static_cast<int>(DataType::UInt64));
 static_assert(VKSCAN_DATA_TYPE_FLOAT64 == static_cast<int>(DataType::Float64));
+static_assert(VKSCAN_DATA_TYPE_BFLOAT16 == static_cast<int>(DataType::BFloat16));
 static_assert(VKSCAN_AXIS_DIRECTION_INCREASING == static_cast<int>(AxisDirection::Increasing));
 static_assert(VKSCAN_AXIS_DIRECTION_DECREASING == static_cast<int>(AxisDirection::Decreasing));
 static_assert(VKSCAN_MAX_DIMENSIONS == kMaxDimensions);

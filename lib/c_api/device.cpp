@@ -37,7 +37,7 @@ void vkscan_device_destroy(vkscan_device device) {
 VkBool32 vkscan_device_supports(vkscan_device device, vkscan_data_type type) {
   if (device == nullptr) return VK_FALSE;
   auto value = static_cast<uint32_t>(type);
-  if (value > static_cast<uint32_t>(vkscan::DataType::Float64)) return VK_FALSE;
+  if (value > static_cast<uint32_t>(vkscan::DataType::BFloat16)) return VK_FALSE;
   return device->device.supports(static_cast<vkscan::DataType>(value)) ? VK_TRUE : VK_FALSE;
 }
 

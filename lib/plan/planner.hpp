@@ -32,7 +32,7 @@ inline uint64_t alignUp(uint64_t a, uint64_t b) {
 // The level of the smallest node that holds `length` elements (at least 1).
 uint32_t levelsFor(uint64_t length);
 
-// Elements per vector access (16 bytes, or 8 for FLOAT16).
+// Elements per vector access (16 bytes, or 8 for FLOAT16 and BFLOAT16).
 int64_t vectorElements(DataType type);
 
 // Elements per wide unit of the chunk kernels (32 bytes).

@@ -108,7 +108,7 @@ no Vulkan driver or usable device is installed.)")
           [](const Device& d, const std::string& type) {
             for (DataType t :
                  {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
-                  DataType::Int64, DataType::UInt64, DataType::Float64}) {
+                  DataType::Int64, DataType::UInt64, DataType::Float64, DataType::BFloat16}) {
               if (type == dataTypeName(t)) return d.supports(t);
             }
             throw InvalidArgument("type", "\"" + type + "\" is no vkscan data type");

@@ -16,12 +16,20 @@ namespace py = pybind11;
 namespace vkscan::python {
 namespace {
 
-DataType dataTypeOf(const py::dtype& dtype, const char* field) {
+// `bfloat16`: the array holds bfloat16 bits as 2-byte integers or raw bytes
+// (numpy has no bfloat16).
+DataType dataTypeOf(const py::dtype& dtype, const char* field, bool bfloat16) {
   if (dtype.byteorder() == '>') {
     throw py::type_error(std::string(field) + ": byte order is not native");
   }
   char kind = dtype.kind();
   size_t size = static_cast<size_t>(dtype.itemsize());
+  if (bfloat16) {
+    if (size == 2 && (kind == 'u' || kind == 'i' || kind == 'V')) return DataType::BFloat16;
+    std::string name = py::str(py::handle(dtype));
+    throw py::type_error(std::string(field) + ": dtype " + name +
+                         " does not hold bfloat16 bits (uint16, int16 or 2-byte void)");
+  }
   if (kind == 'f' && size == 2) return DataType::Float16;
   if (kind == 'f' && size == 4) return DataType::Float32;
   if (kind == 'f' && size == 8) return DataType::Float64;
@@ -57,11 +65,11 @@ TensorDesc tensorOf(const py::array& array, DataType type, const std::string& fi
 }
 
 void scan(const Device& device, const py::array& a, py::array& out, int axis, bool reverse,
-          bool exclusive) {
+          bool exclusive, bool bfloat16) {
   if (!out.writeable()) throw py::value_error("out: is read-only");
   CumulativeSummationDesc desc;
-  desc.input = tensorOf(a, dataTypeOf(a.dtype(), "a"), "a");
-  desc.output = tensorOf(out, dataTypeOf(out.dtype(), "out"), "out");
+  desc.input = tensorOf(a, dataTypeOf(a.dtype(), "a", bfloat16), "a");
+  desc.output = tensorOf(out, dataTypeOf(out.dtype(), "out", bfloat16), "out");
   if (axis < 0) throw py::value_error("axis: " + std::to_string(axis) + " is negative");
   desc.axis = static_cast<uint32_t>(axis);
   desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
@@ -83,9 +91,10 @@ void scan(const Device& device, const py::array& a, py::array& out, int axis, bo
 
 void bindScan(py::module_& m) {
   m.def("scan", &scan, py::arg("device"), py::arg("a"), py::arg("out"), py::arg("axis"),
-        py::arg("reverse"), py::arg("exclusive"),
+        py::arg("reverse"), py::arg("exclusive"), py::arg("bfloat16") = false,
         "One run() from array a into array out (same shape and dtype; strides passed "
-        "as they are). Use vkscan.cumsum, which applies numpy's rules.");
+        "as they are); bfloat16: both hold bfloat16 bits as 2-byte data. Use "
+        "vkscan.cumsum, which applies numpy's rules.");
 }
 
 }  // namespace vkscan::python

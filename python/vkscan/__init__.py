@@ -2,7 +2,8 @@
 results that are the same bits on every device (see the C++ header
 vkscan/vkscan.hpp for the canonical order).
 
-    cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None)
+    cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
+           bfloat16=False)
     devices()        the physical devices Vulkan lists
     info(device)     a device's properties, features and plans
     Device(...)      a device of vkscan's own (one is made on first use)

@@ -30,6 +30,22 @@ def _cpu_tensor(obj, field):
     return obj.detach()
 
 
+def is_torch_bfloat16(obj):
+    """True for a torch.bfloat16 tensor, which numpy cannot view as such."""
+    if not is_torch(obj):
+        return False
+    import torch
+
+    return isinstance(obj, torch.Tensor) and obj.dtype == torch.bfloat16
+
+
+def bfloat16_bits(obj, field):
+    """A uint16 numpy view of a torch.bfloat16 tensor's bits (no copy)."""
+    import torch
+
+    return _cpu_tensor(obj, field).view(torch.int16).numpy().view(np.uint16)
+
+
 def as_numpy(obj, field):
     """A numpy view of `obj` (no copy where its memory is numpy-readable)."""
     if isinstance(obj, np.ndarray):

@@ -64,9 +64,9 @@ def _collapse(x, o, axis):
             as_strided(o, shape, tuple(d[2] for d in dims)), new_axis)
 
 
-def _scan(device, x, o, axis, reverse, exclusive):
+def _scan(device, x, o, axis, reverse, exclusive, bfloat16=False):
     """One run from x into o (same shape and dtype), copying only what DML
-    strides cannot express."""
+    strides cannot express. bfloat16: both hold bfloat16 bits."""
     if not _expressible(x):
         x = np.ascontiguousarray(x)
     if x.ndim > _MAX_RANK:
@@ -74,19 +74,78 @@ def _scan(device, x, o, axis, reverse, exclusive):
         if x.ndim > _MAX_RANK:
             x = np.ascontiguousarray(x)
             target = np.empty(x.shape, x.dtype)
-            _scan(device, x, target, axis_view, reverse, exclusive)
+            _scan(device, x, target, axis_view, reverse, exclusive, bfloat16)
             np.copyto(o_view, target)
             return
         o, axis = o_view, axis_view
     if not _expressible(o):
         target = np.empty(o.shape, o.dtype)
-        _vkscan.scan(device, x, target, axis, reverse, exclusive)
+        _vkscan.scan(device, x, target, axis, reverse, exclusive, bfloat16)
         np.copyto(o, target)
         return
-    _vkscan.scan(device, x, o, axis, reverse, exclusive)
+    _vkscan.scan(device, x, o, axis, reverse, exclusive, bfloat16)
 
 
-def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None):
+def _axis(x, axis):
+    """x (flattened for axis None, at least 1-D) and the axis to scan."""
+    if x.ndim == 0:
+        x = x.reshape(1)
+    if axis is None:
+        return x.reshape(-1), 0
+    return x, _arrays.normalize_axis(axis, x.ndim)
+
+
+def _is_bfloat16_dtype(dtype):
+    if dtype is None:
+        return True
+    if isinstance(dtype, str):
+        return dtype == "bfloat16"
+    return _arrays.is_torch(dtype) and str(dtype) == "torch.bfloat16"
+
+
+def _cumsum_bfloat16(dev, a, axis, dtype, out, exclusive, reverse):
+    """cumsum of bfloat16 data: a torch.bfloat16 tensor, or with
+    bfloat16=True a numpy array of its bits (uint16, int16 or 2-byte void).
+    The result has the input's type; no other dtype is taken (the library
+    has no wider outputs yet)."""
+    if not _is_bfloat16_dtype(dtype):
+        name = getattr(dtype, "__name__", dtype)
+        raise TypeError(f"dtype: {name} for bfloat16 input; vkscan sums bfloat16 into "
+                        "bfloat16 only")
+    tensor = _arrays.is_torch_bfloat16(a)
+    x = _arrays.bfloat16_bits(a, "a") if tensor else _arrays.as_numpy(a, "a")
+    if x.itemsize != 2 or x.dtype.kind not in "uiV" or x.dtype.byteorder == ">":
+        raise TypeError(f"a: bfloat16=True takes 2-byte arrays of bfloat16 bits (uint16, "
+                        f"int16 or void), got {x.dtype}")
+    x, ax = _axis(x, axis)
+    if out is None:
+        o = np.empty(x.shape, x.dtype)
+    else:
+        if _arrays.is_torch_bfloat16(out):
+            o = _arrays.bfloat16_bits(out, "out")
+        elif tensor or _arrays.is_torch(out):
+            raise TypeError("out: a bfloat16 result needs a torch.bfloat16 tensor")
+        else:
+            o = _arrays.as_writable_numpy(out, "out")
+            if o.itemsize != 2 or o.dtype.kind not in "uiV":
+                raise TypeError(f"out: dtype {o.dtype} holds no bfloat16 bits")
+        if o.shape != x.shape:
+            raise ValueError(f"out: shape {o.shape} is not the result's {x.shape}")
+        if not o.flags.writeable:
+            raise ValueError("out: is read-only")
+    if x.size != 0:
+        _scan(dev, x, o, ax, bool(reverse), bool(exclusive), True)
+    if out is not None:
+        return out
+    if tensor:
+        import torch
+
+        return torch.from_numpy(o.view(np.int16)).view(torch.bfloat16)
+    return o
+
+
+def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
+           bfloat16=False):
     """Cumulative sum of the elements along an axis, on a Vulkan device.
 
     As numpy.cumsum, with the library's canonical summation order: float
@@ -112,6 +171,12 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
     exclusive: leave each element out of its own sum (the first result is 0).
     reverse: sum from the last index down.
     device: a vkscan.Device; None uses one made on first use (Device()).
+    bfloat16: a holds bfloat16 bits (numpy has no bfloat16): a uint16,
+        int16 or 2-byte void array, whose result is an array of the same
+        dtype holding the bfloat16 sums (in FP32, rounded once to nearest
+        even). Without it, such arrays are summed as the integers they are.
+        A torch.bfloat16 tensor needs no flag: it gives a torch.bfloat16
+        tensor. dtype must be None (or bfloat16) for bfloat16 input.
 
     Input and output strides are passed to the device as they are, so
     transposed, Fortran-ordered and sliced views are scanned without a copy
@@ -123,18 +188,14 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
     failure.
     """
     dev = _device.resolve(device)
+    if bfloat16 or _arrays.is_torch_bfloat16(a):
+        return _cumsum_bfloat16(dev, a, axis, dtype, out, exclusive, reverse)
     x = _arrays.as_numpy(a, "a")
     want = None if dtype is None else _arrays.numpy_dtype(dtype, "dtype")
     rtype = result_dtype(x.dtype, want)
     if rtype == np.float64 and not dev.supports("FLOAT64"):
         raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
-    if x.ndim == 0:
-        x = x.reshape(1)
-    if axis is None:
-        x = x.reshape(-1)
-        ax = 0
-    else:
-        ax = _arrays.normalize_axis(axis, x.ndim)
+    x, ax = _axis(x, axis)
     if x.dtype != rtype:
         x = x.astype(rtype)
 

@@ -150,6 +150,27 @@ static void run_numbers(void) {
     CHECK_OK(vkscan_run(device, &desc, input, input));
     CHECK(memcmp(input, expected, sizeof(expected)) == 0);
   }
+  { /* The same example in BFLOAT16 (bits: the top half of the FP32), and
+     * a line whose FP32 sums 257 and 259 round to even: 256 and 260. */
+    const uint32_t sizes[] = {1, 1, 3, 4};
+    const uint16_t input[] = {0x4000, 0x3F80, 0x4040, 0x40A0, 0x4040, 0x4100,
+                              0x40E0, 0x4040, 0x4110, 0x40C0, 0x4000, 0x4080};
+    const uint16_t expected[] = {0x4000, 0x4040, 0x40C0, 0x4130, 0x4040, 0x4130,
+                                 0x4190, 0x41A8, 0x4110, 0x4170, 0x4188, 0x41A8};
+    uint16_t output[12] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_BFLOAT16, 4, sizes);
+    vkscan_cumulative_summation_desc desc = scan_desc(&tensor, &tensor, 3);
+    CHECK_OK(vkscan_run(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+
+    const uint32_t line[] = {4};
+    const uint16_t ties[] = {0x4380, 0x3F80, 0x3F80, 0x3F80};
+    const uint16_t rounded[] = {0x4380, 0x4380, 0x4381, 0x4382};
+    tensor = packed(VKSCAN_DATA_TYPE_BFLOAT16, 1, line);
+    desc = scan_desc(&tensor, &tensor, 0);
+    CHECK_OK(vkscan_run(device, &desc, ties, output));
+    CHECK(memcmp(output, rounded, sizeof(rounded)) == 0);
+  }
   { /* An empty tensor is valid and touches neither pointer. */
     const uint32_t sizes[] = {0, 4};
     vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_INT64, 2, sizes);
@@ -273,6 +294,8 @@ static void unsupported(void) {
 
   CHECK(vkscan_device_supports(device, VKSCAN_DATA_TYPE_FLOAT32) == VK_TRUE);
   CHECK(vkscan_device_supports(device, VKSCAN_DATA_TYPE_FLOAT64) == VK_FALSE);
+  CHECK(vkscan_device_supports(device, VKSCAN_DATA_TYPE_BFLOAT16) == VK_TRUE);
+  CHECK(vkscan_device_supports(device, (vkscan_data_type)8) == VK_FALSE);
   CHECK(vkscan_device_supports(device, (vkscan_data_type)99) == VK_FALSE);
   {
     const uint32_t sizes[] = {4};

@@ -279,6 +279,7 @@ TEST_CASE("info: lists the devices and the selected one") {
   CHECK(contains(result.out, "subgroup size:"));
   CHECK(contains(result.out, "FLOAT32 yes"));
   CHECK(contains(result.out, "FLOAT16 yes"));
+  CHECK(contains(result.out, "BFLOAT16 yes"));
   CHECK(contains(result.out, "kernels:              native 64-bit integers, 16-bit storage\n"));
   // How vkscan plans for the device, in the library's own words.
   if (contains(result.out, "driver:               llvmpipe")) {
@@ -322,6 +323,7 @@ TEST_CASE("help: every command has it, before or after the command") {
     CHECK(result.err == "");
   }
   CHECK(contains(runTool({"help", "cumsum"}).out, "--exclusive"));
+  CHECK(contains(runTool({"help", "cumsum"}).out, "--input-dtype bfloat16"));
   CHECK(runTool({"--version"}).out.rfind("vkscan ", 0) == 0);
   const Result none = runTool({});
   CHECK(none.code == 2);
@@ -496,6 +498,78 @@ TEST_CASE("reject unsupported dtypes") {
     checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy"}, 2,
                  "in.npy: unsupported dtype '" + std::string(descr) + "' " + what);
   }
+}
+
+// numpy has no bfloat16: its bits come as <u2 or raw 2-byte (V2) data, and
+// the output keeps the input's dtype. Small integers are exact in bfloat16
+// (8 significant bits), so the sums are the exact ones.
+TEST_CASE("cumsum --input-dtype bfloat16: <u2 and V2 data, every mode, in place") {
+  auto bfloat16 = [](double value) {
+    const auto f = float(value);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return uint16_t(bits >> 16);
+  };
+  std::mt19937_64 rng(48);
+  const uint64_t lines = 5, length = 40;
+  std::vector<double> values(lines * length);
+  std::string data(values.size() * 2, '\0');
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = double(int(rng() % 9) - 4);
+    const uint16_t bits = bfloat16(values[i]);
+    std::memcpy(&data[i * 2], &bits, 2);
+  }
+  struct Run {
+    const char* descr;
+    const char* written;
+    bool exclusive, reverse, inPlace;
+  };
+  for (const Run& run :
+       {Run{"<u2", "<u2", false, false, false}, Run{"|V2", "|V2", true, true, false},
+        Run{"<V2", "|V2", false, true, true}}) {
+    CAPTURE(run.descr);
+    TempDir dir;
+    writeFile(dir / "in.npy", npyFile(npyDict(run.descr, false, "(5, 40)"), data));
+    std::vector<std::string> args = {"cumsum", dir / "in.npy",  dir / "out.npy", "--axis",
+                                     "1",      "--input-dtype", "bfloat16"};
+    if (run.exclusive) args.push_back("--exclusive");
+    if (run.reverse) args.push_back("--reverse");
+    if (run.inPlace) args.push_back("--in-place");
+    const Result result = runTool(args);
+    CHECK(result.err == "");
+    REQUIRE(result.code == 0);
+    const std::string output = readFile(dir / "out.npy");
+    CHECK(contains(output, std::string("'descr': '") + run.written + "'"));
+    const npy::Header header = npy::parseHeader(output);
+    CHECK(header.shape == std::vector<uint64_t>{lines, length});
+    std::string expected(data.size(), '\0');
+    for (uint64_t line = 0; line < lines; ++line) {
+      double sum = 0;
+      for (uint64_t k = 0; k < length; ++k) {
+        const uint64_t i = line * length + (run.reverse ? length - 1 - k : k);
+        if (!run.exclusive) sum += values[i];
+        const uint16_t bits = bfloat16(sum);
+        std::memcpy(&expected[i * 2], &bits, 2);
+        if (run.exclusive) sum += values[i];
+      }
+    }
+    CHECK(output.substr(size_t(npy::dataOffset(output))) == expected);
+  }
+}
+
+TEST_CASE("cumsum --input-dtype bfloat16: refused on other data, and 2-byte data without it") {
+  TempDir dir;
+  writeFile(dir / "u2.npy", npyFile(npyDict("<u2", false, "(3,)"), std::string(6, '\0')));
+  writeFile(dir / "f4.npy", kSmallF4);
+  checkFailure(dir, {"cumsum", dir / "u2.npy", dir / "out.npy"}, 2,
+               "u2.npy: vkscan does not sum dtype <u2; if it holds bfloat16 bits, pass "
+               "--input-dtype bfloat16");
+  checkFailure(dir, {"cumsum", dir / "f4.npy", dir / "out.npy", "--input-dtype", "bfloat16"}, 2,
+               "f4.npy: --input-dtype bfloat16 reads 2-byte data (<u2 or <V2), not <f4");
+  checkFailure(dir, {"cumsum", dir / "u2.npy", dir / "out.npy", "--input-dtype=float16"}, 2,
+               "--input-dtype 'float16' is not bfloat16");
+  checkFailure(dir, {"cumsum", dir / "u2.npy", dir / "out.npy", "--input-dtype"}, 2,
+               "--input-dtype needs a type");
 }
 
 TEST_CASE("reject ranks outside 1 to 8 and dimensions above 2^32-1") {

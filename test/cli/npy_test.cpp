@@ -98,6 +98,23 @@ TEST_CASE("dtype sizes and descrs") {
   CHECK(std::string(npy::dtypeDescr(npy::DType::Float16)) == "<f2");
 }
 
+// bfloat16 bits, which numpy can only hold as uint16 or raw 2-byte records:
+// numpy writes the latter '|V2', and '<V2' means the same.
+TEST_CASE("2-byte data for bfloat16: <u2, |V2 and <V2") {
+  const auto dtypeOf = [](const char* descr) {
+    return npy::parseHeader(npyFile(npyDict(descr, false, "(3,)"))).dtype;
+  };
+  CHECK(dtypeOf("<u2") == npy::DType::UInt16);
+  CHECK(dtypeOf("|V2") == npy::DType::Void2);
+  CHECK(dtypeOf("<V2") == npy::DType::Void2);
+  CHECK(npy::dtypeSize(npy::DType::UInt16) == 2);
+  CHECK(npy::dtypeSize(npy::DType::Void2) == 2);
+  CHECK(std::string(npy::dtypeDescr(npy::DType::Void2)) == "|V2");
+  CHECK_REJECTS(headerError(npyDict("|u2", false, "(3,)")),
+                "byte order '|' is only meaningful for 1-byte types");
+  CHECK_REJECTS(headerError(npyDict(">u2", false, "(3,)")), "(big-endian)");
+}
+
 TEST_CASE("parses headers however Python may have written them") {
   const auto shapeOf = [](const std::string& dict) {
     return npy::parseHeader(npyFile(dict)).shape;

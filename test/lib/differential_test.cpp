@@ -24,8 +24,9 @@ using namespace vkscan;
 
 namespace {
 
-const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
-                           DataType::Int64,   DataType::UInt64,  DataType::Float64};
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,
+                           DataType::UInt32,  DataType::Int64,   DataType::UInt64,
+                           DataType::Float64, DataType::BFloat16};
 
 // Index of the first differing element, or -1.
 int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
@@ -136,15 +137,18 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
 }
 
 // Every mode of every type but UINT32 and UINT64, whose kernels add as those
-// of INT32 and INT64 do (two's complement wraps alike): they take the two
-// modes of checkTypeModes(), which between them set each mode flag both ways.
-// Each mode is a pipeline of its own, and this was CI's costliest case.
+// of INT32 and INT64 do (two's complement wraps alike), and BFLOAT16, whose
+// kernels are FLOAT16's but for the conversions of each element: they take
+// the two modes of checkTypeModes(), which between them set each mode flag
+// both ways. Each mode is a pipeline of its own, and this was CI's costliest
+// case.
 TEST_CASE("every mode on rows, columns and short-line shapes") {
   for (test::Profile profile : test::testedProfiles()) {
     for (DataType type : kTypes) {
-      bool unsignedTwin = type == DataType::UInt32 || type == DataType::UInt64;
+      bool twin =
+          type == DataType::UInt32 || type == DataType::UInt64 || type == DataType::BFloat16;
       auto check = [&](const CumulativeSummationDesc& desc, uint64_t seed) {
-        if (unsignedTwin) {
+        if (twin) {
           checkTypeModes(desc, seed, profile);
         } else {
           checkAllModes(desc, seed, profile);
@@ -174,7 +178,12 @@ TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocat
   for (test::Profile profile : test::testedProfiles()) {
     for (DataType type : kTypes) {
       for (uint32_t length : {3u, 16u}) {
-        checkAllModes(test::packedDesc(type, {1000, length}, 1), 40 + length, profile);
+        // BFLOAT16: FLOAT16's walks, as in the test above.
+        if (type == DataType::BFloat16) {
+          checkTypeModes(test::packedDesc(type, {1000, length}, 1), 40 + length, profile);
+        } else {
+          checkAllModes(test::packedDesc(type, {1000, length}, 1), 40 + length, profile);
+        }
       }
     }
     for (DataType type : {DataType::Float32, DataType::Int64}) {
@@ -192,6 +201,8 @@ TEST_CASE("long axes: multi-level carries in rows and columns") {
     checkAllModes(test::packedDesc(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
     checkAgainstReference(test::packedDesc(DataType::Float16, {(1u << 18) + 1}, 0), false, 22,
                           profile);
+    checkAgainstReference(test::packedDesc(DataType::BFloat16, {(1u << 18) + 1}, 0), false, 26,
+                          profile);
     checkAgainstReference(test::packedDesc(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23,
                           profile);
     checkAgainstReference(test::packedDesc(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24,
@@ -203,7 +214,8 @@ TEST_CASE("long axes: multi-level carries in rows and columns") {
 
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
   for (test::Profile profile : test::testedProfiles()) {
-    for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int64}) {
+    for (DataType type :
+         {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::Int64}) {
       // A strided axis whose inner extent (2) is too narrow to interleave.
       checkAllModes(test::packedDesc(type, {3, 9000, 2}, 1), 31, profile);
       // Whole 16-tile lines, padded between lines on both sides.
@@ -377,7 +389,7 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
     auto planned = [&](const CumulativeSummationDesc& desc) { return planOn(impl, desc); };
     for (DataType type : kTypes) {
       bool emulatedType =
-          type == DataType::Float16 || type == DataType::Int64 || type == DataType::UInt64;
+          dataTypeSize(type) == 2 || type == DataType::Int64 || type == DataType::UInt64;
       if (profile == test::Profile::Emulated && !emulatedType) continue;
       uint32_t vector = test::vectorElements(type);
       for (uint32_t vectors : {3u, 8u}) {
@@ -487,7 +499,7 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
       // others in the first, with 32-byte stores on storage buffers, as on
       // lavapipe by default. Pipeline creation is most of the test's time.
       bool unitWidth =
-          type == DataType::Float32 || type == DataType::Float16 || type == DataType::UInt64;
+          type == DataType::Float32 || dataTypeSize(type) == 2 || type == DataType::UInt64;
       if (&device.device != &unitStoresDevice && !unitWidth) continue;
       CAPTURE(device.name);
       // 17 lines of 53: every phase of 16 elements; 64 elements with lines
@@ -520,10 +532,10 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
     }
   }
   if (packedHalves) {
-    checkTypeModes(test::packedDesc(DataType::Float16, {17, 53}, 1), 62,
-                   test::Profile::PackedHalves);
-    checkTypeModes(test::packedDesc(DataType::Float16, {2, 70001}, 1), 63,
-                   test::Profile::PackedHalves);
+    for (DataType type : {DataType::Float16, DataType::BFloat16}) {
+      checkTypeModes(test::packedDesc(type, {17, 53}, 1), 62, test::Profile::PackedHalves);
+      checkTypeModes(test::packedDesc(type, {2, 70001}, 1), 63, test::Profile::PackedHalves);
+    }
   }
 }
 
@@ -775,7 +787,8 @@ TEST_CASE("few interleaved whole lines in workgroups of a subgroup, every unit w
     impl.tuning.cpuWorkers = 2;
     impl.tuning.chunkWorkgroupSize = 32;
     impl.tuning.wholeLineInvocations = 16;
-    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+    for (DataType type :
+         {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::UInt64}) {
       CAPTURE(dataTypeName(type));
       uint32_t lanes = 4 * test::vectorElements(type);
       CumulativeSummationDesc desc = test::packedDesc(type, {1000, 32 * lanes}, 0);
@@ -803,7 +816,8 @@ TEST_CASE("whole lines of up to 2^20 elements: level-5 walks, every unit width")
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     impl.tuning.wholeLineInvocations = 0;
-    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+    for (DataType type :
+         {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::UInt64}) {
       // A whole level-5 node; its last node partial, in place.
       CumulativeSummationDesc full = test::packedDesc(type, {1u << 20}, 0);
       CumulativeSummationDesc partial = test::packedDesc(type, {(1u << 20) - 8}, 0);
@@ -861,7 +875,7 @@ TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
     std::mt19937_64 pick(seed);
     uint32_t rank = 1 + pick() % 8;
     CumulativeSummationDesc desc;
-    desc.input.dataType = kTypes[pick() % 7];
+    desc.input.dataType = kTypes[pick() % std::size(kTypes)];
     desc.axis = pick() % rank;
     std::vector<uint32_t>& sizes = desc.input.sizes;
     for (uint32_t d = 0; d < rank; ++d) {

@@ -57,8 +57,14 @@ const Stage kStages[] = {Stage::RowsScan,
                          Stage::ChunkScanRealigned,
                          Stage::ChunkLookback,
                          Stage::ChunkLookbackRealigned};
-const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
-                           DataType::Int64,   DataType::UInt64,  DataType::Float64};
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,
+                           DataType::UInt32,  DataType::Int64,   DataType::UInt64,
+                           DataType::Float64, DataType::BFloat16};
+
+// FLOAT16 and BFLOAT16: 2-byte floats, moved as bits and summed in FP32.
+bool isHalf(DataType type) {
+  return type == DataType::Float16 || type == DataType::BFloat16;
+}
 
 constexpr KernelVariant kNative{false, false, false};
 constexpr KernelVariant kWordStores{false, false, true};
@@ -115,7 +121,7 @@ bool anyVariant(KernelVariant) {
 
 }  // namespace
 
-TEST_CASE("kernels: FLOAT16 needs no shaderFloat16, only FLOAT64 needs shaderFloat64") {
+TEST_CASE("kernels: FLOAT16 and BFLOAT16 need no shaderFloat16, only FLOAT64 shaderFloat64") {
   forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
     CHECK(caps.count(kFloat16) == 0);
     CHECK(caps.count(kFloat64) == (kernel.type == DataType::Float64 ? 1u : 0u));
@@ -140,8 +146,8 @@ TEST_CASE("kernels: rows kernels use subgroup shuffles, the others no subgroup o
 }
 
 // What makes the variants necessary: the native device-address kernels need
-// shaderInt64, and the FLOAT16 ones storageBuffer16BitAccess.
-TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for FLOAT16 only") {
+// shaderInt64, and the FLOAT16 and BFLOAT16 ones storageBuffer16BitAccess.
+TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for halves only") {
   auto native = [](KernelVariant variant) {
     return !variant.emulatedInt64 && !variant.packedHalves && !variant.wordStores;
   };
@@ -149,11 +155,11 @@ TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for FLOAT16
     // Storage-buffer kernels index with 32-bit offsets: only their 64-bit
     // types need Int64.
     if (!kernel.storageBuffers) CHECK(caps.count(kInt64) == 1);
-    // Interleaved FLOAT16 kernels access only vectors of halves, as the
-    // 32-bit words that hold them, so they may go without.
+    // Interleaved FLOAT16 and BFLOAT16 kernels access only vectors of
+    // halves, as the 32-bit words that hold them, so they may go without.
     bool interleaved = kernel.stage == Stage::ChunkReduceInterleaved ||
                        kernel.stage == Stage::ChunkScanInterleaved;
-    if (kernel.type != DataType::Float16) {
+    if (!isHalf(kernel.type)) {
       CHECK(caps.count(kStorageBuffer16BitAccess) == 0);
     } else if (!interleaved) {
       CHECK(caps.count(kStorageBuffer16BitAccess) == 1);
@@ -193,18 +199,18 @@ TEST_CASE("kernels: every variant declares only capabilities its native kernel d
 
 // VectorWords::Load64Store32 selects a build of its own for the 4-byte types
 // and the 64-bit integers, which loads 64-bit words as the native build does
-// (so it declares Int64 too) and stores 32-bit words. FLOAT64, FLOAT16 (whose
-// 32-bit word stores were the slower), the packed halves and the kernels
-// without Int64 keep their builds. A reduce stage's own build may compile to
-// the native words: it stores lone totals, no vectors.
-TEST_CASE("kernels: word-stores kernels exist for every type but FLOAT64 and FLOAT16") {
+// (so it declares Int64 too) and stores 32-bit words. FLOAT64, FLOAT16 and
+// BFLOAT16 (whose 32-bit word stores were the slower), the packed halves and
+// the kernels without Int64 keep their builds. A reduce stage's own build may
+// compile to the native words: it stores lone totals, no vectors.
+TEST_CASE("kernels: word-stores kernels exist for every type but FLOAT64 and the halves") {
   auto wordStores = [](KernelVariant variant) { return variant.wordStores; };
   forEachKernel(wordStores, [](const Kernel& kernel, const std::set<uint32_t>& caps) {
     std::vector<uint32_t> own =
         kernelBinary(kernel.stage, kernel.type, kWordStores, kernel.storageBuffers);
     std::vector<uint32_t> native =
         kernelBinary(kernel.stage, kernel.type, kNative, kernel.storageBuffers);
-    bool ownBuild = kernel.type != DataType::Float64 && kernel.type != DataType::Float16;
+    bool ownBuild = kernel.type != DataType::Float64 && !isHalf(kernel.type);
     bool reduces = kernel.stage == Stage::ChunkReduce ||
                    kernel.stage == Stage::ChunkReduceInterleaved ||
                    kernel.stage == Stage::ChunkReduceRealigned;
@@ -212,13 +218,13 @@ TEST_CASE("kernels: word-stores kernels exist for every type but FLOAT64 and FLO
     if (ownBuild && !reduces) CHECK(own != native);
     CHECK(caps == kernel.capabilitiesOf(kNative));
   });
-  // Packed halves concern FLOAT16 alone; the other types ignore them.
+  // Packed halves concern FLOAT16 and BFLOAT16 alone; the others ignore them.
   for (DataType type : kTypes) {
     CAPTURE(dataTypeName(type));
     for (KernelVariant without :
          {KernelVariant{true, false, false}, KernelVariant{false, true, false},
           KernelVariant{true, true, false}}) {
-      if (!without.emulatedInt64 && type != DataType::Float16) continue;
+      if (!without.emulatedInt64 && !isHalf(type)) continue;
       KernelVariant with = without;
       with.wordStores = true;
       CHECK(kernelBinary(Stage::ChunkScan, type, without, true) ==
@@ -259,6 +265,21 @@ TEST_CASE("kernels: INT32 and INT64 run the UINT32 and UINT64 builds") {
               kernelBinary(stage, DataType::UInt32, variant, storageBuffers));
         CHECK(kernelBinary(stage, DataType::Int64, variant, storageBuffers) ==
               kernelBinary(stage, DataType::UInt64, variant, storageBuffers));
+      }
+    }
+  }
+}
+
+// BFLOAT16 takes FLOAT16's paths with its own conversions, so every build of
+// it must be its own: one shared with FLOAT16 would round as halves do.
+TEST_CASE("kernels: BFLOAT16 has builds of its own in every variant, not FLOAT16's") {
+  for (KernelVariant variant : kVariants) {
+    for (Stage stage : kStages) {
+      for (bool storageBuffers : {false, true}) {
+        if (storageBuffers && !isChunk(stage)) continue;
+        CAPTURE(stageName(stage));
+        CHECK(kernelBinary(stage, DataType::BFloat16, variant, storageBuffers) !=
+              kernelBinary(stage, DataType::Float16, variant, storageBuffers));
       }
     }
   }

@@ -84,7 +84,8 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
   };
   for (const DeviceModel& device : kDevices) {
     for (const auto& [sizes, axis] : shapes) {
-      for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      for (DataType type :
+           {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::UInt64}) {
         for (bool reverse : {false, true}) {
           CumulativeSummationDesc desc = vkscan::test::packedDesc(type, sizes, axis);
           desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
@@ -686,7 +687,7 @@ TEST_CASE("plan: a strided axis with a contiguous inner dimension interleaves li
 
 TEST_CASE("plan: every type interleaves four vectors of lines where they divide the inner extent") {
   for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
-                        DataType::Int64, DataType::UInt64, DataType::Float64}) {
+                        DataType::Int64, DataType::UInt64, DataType::Float64, DataType::BFloat16}) {
     CAPTURE(dataTypeName(type));
     uint32_t vector = vkscan::test::vectorElements(type);
     Plan wide = planFor(vkscan::test::packedDesc(type, {300, 8 * vector}, 0), kDevices[0]);

@@ -168,6 +168,24 @@ uint16_t floatToHalf(float value) {
   return sign | static_cast<uint16_t>(half);
 }
 
+float bfloat16ToFloat(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
+
+uint16_t floatToBfloat16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return sign | 0x7fc0u;
+  uint32_t kept = bits >> 16;
+  uint32_t rest = bits & 0xffffu;
+  if (rest > 0x8000u || (rest == 0x8000u && (kept & 1u))) ++kept;  // may carry into inf: correct
+  return static_cast<uint16_t>(kept);
+}
+
 void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
                      std::vector<uint8_t>& output) {
   switch (desc.input.dataType) {
@@ -175,6 +193,8 @@ void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint
       return scanTensor<float, float>(desc, input, output, same, same);
     case DataType::Float16:
       return scanTensor<uint16_t, float>(desc, input, output, halfToFloat, floatToHalf);
+    case DataType::BFloat16:
+      return scanTensor<uint16_t, float>(desc, input, output, bfloat16ToFloat, floatToBfloat16);
     case DataType::Float64:
       return scanTensor<double, double>(desc, input, output, same, same);
     case DataType::Int32:

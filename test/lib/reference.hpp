@@ -13,6 +13,11 @@ namespace vkscan::test {
 float halfToFloat(uint16_t half);
 uint16_t floatToHalf(float value);
 
+// bfloat16 <-> binary32: exact one way, round to nearest even the other
+// (every NaN to the quiet NaN 0x7FC0 of its sign).
+float bfloat16ToFloat(uint16_t bits);
+uint16_t floatToBfloat16(float value);
+
 // Cumulative sum of `input` (bytes laid out as desc.input) into `output`
 // (bytes laid out as desc.output; elements the output does not cover are
 // left as they are).

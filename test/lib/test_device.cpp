@@ -232,6 +232,11 @@ std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed
         std::memcpy(&bytes[i * size], &value, size);
         break;
       }
+      case DataType::BFloat16: {
+        uint16_t value = floatToBfloat16(static_cast<float>(real));
+        std::memcpy(&bytes[i * size], &value, size);
+        break;
+      }
       case DataType::Float64:
         std::memcpy(&bytes[i * size], &real, size);
         break;

@@ -37,8 +37,8 @@ enum class Profile {
                     // through device addresses instead of storage buffers, and
                     // look-back that never waits (its fallback path)
   // Without 16-bit storage only (DeviceOptions::disableFloat16): the
-  // packed-halves FLOAT16 kernels with native Int64, a build of their own.
-  // Not in kAllProfiles: only the FLOAT16 tests run it.
+  // packed-halves FLOAT16 and BFLOAT16 kernels with native Int64, a build of
+  // their own. Not in kAllProfiles: only the 2-byte float tests run it.
   PackedHalves,
 };
 inline constexpr size_t kProfileCount = 9;

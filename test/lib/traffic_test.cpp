@@ -307,6 +307,7 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       test::packedDesc(DataType::Float32, {3, 50000}, 1, false),
       test::packedDesc(DataType::Float32, {4096, 64}, 0, false),
       test::packedDesc(DataType::Float16, {20000, 12}, 0, true),
+      test::packedDesc(DataType::BFloat16, {7, 3001}, 1, false),
       test::packedDesc(DataType::UInt64, {100, 33}, 1, false),
   };
   for (test::Profile profile : test::testedProfiles(

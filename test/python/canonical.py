@@ -78,3 +78,22 @@ def cumsum(a, axis, exclusive=False, reverse=False):
 def bits(a):
     """a's bytes as unsigned integers, for bit-for-bit comparison."""
     return np.ascontiguousarray(a).view(f"u{a.itemsize}")
+
+
+def bfloat16_to_float32(a):
+    """bfloat16 bits (uint16) as float32 values: exact, the top half."""
+    return (np.asarray(a).astype(np.uint32) << 16).view(np.float32)
+
+
+def float32_to_bfloat16(x):
+    """float32 values as bfloat16 bits, rounded to nearest even; every NaN
+    the quiet NaN 0x7FC0 of its sign (the library's rule)."""
+    b = np.ascontiguousarray(x, np.float32).view(np.uint32)
+    rounded = (b + np.uint32(0x7FFF) + ((b >> 16) & 1)) >> 16
+    nan = ((b >> 16) & 0x8000) | 0x7FC0
+    return np.where(np.isnan(x), nan, rounded).astype(np.uint16)
+
+
+def cumsum_bfloat16(a, axis, exclusive=False, reverse=False):
+    """The library's BFLOAT16 result for bits `a` (uint16) along `axis`."""
+    return float32_to_bfloat16(cumsum(bfloat16_to_float32(a), axis, exclusive, reverse))

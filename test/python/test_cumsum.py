@@ -120,6 +120,29 @@ def test_exclusive_and_reverse(device, rng, dtype, reverse, exclusive):
         assert_same(got, expected(a, axis, exclusive, reverse), f"axis {axis}")
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_bfloat16_bits_with_the_opt_in(device, rng, layout):
+    # numpy has no bfloat16: its bits as uint16, and bfloat16=True.
+    bits = canonical.float32_to_bfloat16(rng.standard_normal((3, 300, 2)).astype(np.float32))
+    a = laid_out(rng, bits, layout)
+    for axis in range(3):
+        for exclusive, reverse in [(False, False), (True, True)]:
+            got = vkscan.cumsum(a, axis=axis, out=output_for(a, layout), exclusive=exclusive,
+                                reverse=reverse, bfloat16=True, device=device)
+            assert got.dtype == np.uint16
+            want = canonical.cumsum_bfloat16(a, axis, exclusive, reverse)
+            assert np.array_equal(got, want), f"axis {axis}"
+    # Raw 2-byte records come back as such; without the flag uint16 is an integer.
+    raw = vkscan.cumsum(bits.view("V2"), axis=1, bfloat16=True, device=device)
+    assert raw.dtype == np.dtype("V2")
+    assert np.array_equal(raw.view(np.uint16), canonical.cumsum_bfloat16(bits, 1))
+    assert vkscan.cumsum(bits, axis=1, device=device).dtype == np.uint64
+    with pytest.raises(TypeError, match=r"^a: bfloat16=True takes 2-byte arrays"):
+        vkscan.cumsum(np.zeros(3, np.float32), bfloat16=True, device=device)
+    with pytest.raises(TypeError, match=r"^dtype: float32 for bfloat16 input"):
+        vkscan.cumsum(bits, dtype=np.float32, bfloat16=True, device=device)
+
+
 def test_floats_near_numpy(device, rng):
     # The canonical order's rounding, not another sum.
     a = rng.standard_normal((4, 5000)).astype(np.float32)

@@ -48,9 +48,28 @@ def test_numpy_in_with_torch_dtype(device):
     assert isinstance(got, np.ndarray) and got.dtype == np.int32
 
 
+def test_bfloat16_tensors_are_the_canonical_bits(device):
+    gen = torch.Generator().manual_seed(8)
+    t = torch.randn(4, 300, generator=gen).to(torch.bfloat16)
+
+    def bits(x):
+        return x.view(torch.int16).numpy().view(np.uint16)
+
+    for view in (t, t.T, t[:, ::3]):  # strided views, no copy
+        for dim in (0, 1):
+            got = vkscan.cumsum(view, axis=dim, device=device)
+            assert got.dtype == torch.bfloat16
+            assert np.array_equal(bits(got), canonical.cumsum_bfloat16(bits(view), dim))
+            torch.testing.assert_close(got.double(), torch.cumsum(view.double(), dim),
+                                       rtol=5e-2, atol=5e-2)
+    out = torch.empty(300, 4, dtype=torch.bfloat16).T
+    assert vkscan.cumsum(t, axis=1, out=out, exclusive=True, device=device) is out
+    assert np.array_equal(bits(out), canonical.cumsum_bfloat16(bits(t), 1, exclusive=True))
+
+
 def test_reject_tensors_vkscan_cannot_take(device):
-    with pytest.raises(TypeError, match=r"^a: .*dtype"):
-        vkscan.cumsum(torch.zeros(3, dtype=torch.bfloat16), device=device)
+    with pytest.raises(TypeError, match=r"^dtype: torch.float32 for bfloat16 input"):
+        vkscan.cumsum(torch.zeros(3, dtype=torch.bfloat16), dtype=torch.float32, device=device)
     with pytest.raises(TypeError, match=r"^dtype"):
         vkscan.cumsum(torch.zeros(3), dtype=torch.bfloat16, device=device)
     with pytest.raises(TypeError, match=r"^dtype: uint32 has no torch type"):

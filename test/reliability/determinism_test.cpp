@@ -17,8 +17,9 @@ using namespace vkscan::test;
 
 namespace {
 
-const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32,
-                           DataType::Int64,   DataType::UInt64,  DataType::Float64};
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,
+                           DataType::UInt32,  DataType::Int64,   DataType::UInt64,
+                           DataType::Float64, DataType::BFloat16};
 
 constexpr int kRuns = 20;
 

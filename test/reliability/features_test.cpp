@@ -24,7 +24,7 @@ namespace {
 
 const std::vector<DataType> kTypes = {DataType::Float32, DataType::Float16, DataType::Int32,
                                       DataType::UInt32,  DataType::Int64,   DataType::UInt64,
-                                      DataType::Float64};
+                                      DataType::Float64, DataType::BFloat16};
 // The types the vector words change the kernels of (INT64 and UINT64 with
 // Load64Store32 only).
 const std::vector<DataType> kVectorWordsTypes = {

@@ -56,6 +56,8 @@ std::string Case::typeText() const {
       return "u64";
     case DataType::Float64:
       return "f64";
+    case DataType::BFloat16:
+      return "bf16";
   }
   return "?";
 }

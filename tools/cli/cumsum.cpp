@@ -19,6 +19,7 @@ namespace vkscan::cli {
 
 const char* const kCumsumHelp =
     "usage: vkscan cumsum IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
+    "                    [--input-dtype bfloat16]\n"
     "\n"
     "Writes to OUT.npy the cumulative sum of the array in IN.npy along one axis,\n"
     "with the same dtype, shape and memory order (C or Fortran).\n"
@@ -29,9 +30,15 @@ const char* const kCumsumHelp =
     "  --reverse     sum from the end of the axis towards its start\n"
     "  --in-place    compute with the output in the input's memory (same result,\n"
     "                half the memory)\n"
+    "  --input-dtype bfloat16\n"
+    "                IN.npy holds bfloat16 bits as 2-byte data (dtype <u2, or\n"
+    "                <V2 / |V2), as numpy has no bfloat16: sum them as bfloat16\n"
+    "                (in FP32, rounded once to nearest even) and write OUT.npy\n"
+    "                with the same dtype (|V2 for raw bytes)\n"
     "\n"
-    "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8,\n"
-    "1 to 8 dimensions, each at most 4294967295. Integers wrap around.\n"
+    "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
+    "(<u2 and <V2 only with --input-dtype bfloat16), 1 to 8 dimensions, each at\n"
+    "most 4294967295. Integers wrap around.\n"
     "OUT.npy is written to a temporary file in its directory and renamed when\n"
     "complete, so it is never left partial; IN.npy is only read.\n";
 
@@ -48,7 +55,15 @@ struct CumsumArgs {
   bool exclusive = false;
   bool reverse = false;
   bool inPlace = false;
+  bool bfloat16 = false;  // --input-dtype bfloat16
 };
+
+bool parseInputDType(const std::string& text) {
+  if (text == "bfloat16" || text == "bf16") return true;
+  throw Failure(kExitUsage, "--input-dtype '" + text +
+                                "' is not bfloat16, the one type read from 2-byte data (every "
+                                "other type is IN.npy's own dtype)");
+}
 
 CumsumArgs parseArgs(const std::vector<std::string>& args) {
   CumsumArgs parsed;
@@ -71,6 +86,11 @@ CumsumArgs parseArgs(const std::vector<std::string>& args) {
       parsed.axis = parseInteger("--axis", args[++i]);
     } else if (arg.rfind("--axis=", 0) == 0) {
       parsed.axis = parseInteger("--axis", arg.substr(7));
+    } else if (arg == "--input-dtype") {
+      if (i + 1 == args.size()) throw Failure(kExitUsage, "--input-dtype needs a type (bfloat16)");
+      parsed.bfloat16 = parseInputDType(args[++i]);
+    } else if (arg.rfind("--input-dtype=", 0) == 0) {
+      parsed.bfloat16 = parseInputDType(arg.substr(14));
     } else {
       throw Failure(kExitUsage, "cumsum: unknown option '" + arg + "' (see vkscan cumsum --help)");
     }
@@ -148,7 +168,21 @@ uint32_t resolveAxis(const std::string& path, long long axis, const npy::Header&
   return uint32_t(axis < 0 ? axis + rank : axis);
 }
 
-DataType toDataType(npy::DType type) {
+// The type to sum IN.npy's data as: its dtype's, or bfloat16 where the
+// 2-byte data holds its bits (--input-dtype bfloat16).
+DataType toDataType(const std::string& path, npy::DType type, bool bfloat16) {
+  bool twoBytes = type == npy::DType::UInt16 || type == npy::DType::Void2;
+  if (bfloat16 && !twoBytes) {
+    throw Failure(kExitUsage, path +
+                                  ": --input-dtype bfloat16 reads 2-byte data (<u2 or <V2), "
+                                  "not " +
+                                  npy::dtypeDescr(type));
+  }
+  if (bfloat16) return DataType::BFloat16;
+  if (twoBytes) {
+    throw Failure(kExitUsage, path + ": vkscan does not sum dtype " + npy::dtypeDescr(type) +
+                                  "; if it holds bfloat16 bits, pass --input-dtype bfloat16");
+  }
   switch (type) {
     case npy::DType::Float16:
       return DataType::Float16;
@@ -164,6 +198,9 @@ DataType toDataType(npy::DType type) {
       return DataType::Int64;
     case npy::DType::UInt64:
       return DataType::UInt64;
+    case npy::DType::UInt16:
+    case npy::DType::Void2:
+      break;
   }
   return DataType::Float32;
 }
@@ -211,7 +248,7 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
   onFile(parsed.input, [&] { dataBytes = header.dataBytes(); });
 
   CumulativeSummationDesc desc;
-  desc.input.dataType = toDataType(header.dtype);
+  desc.input.dataType = toDataType(parsed.input, header.dtype, parsed.bfloat16);
   desc.input.sizes = tensorSizes(parsed.input, header);
   // Layout is irrelevant without elements, and strides past a 0 dimension
   // would be 0 or, past huge ones, overflow for nothing.
@@ -235,7 +272,8 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
                                   " is not supported by " + capabilities(device).deviceName);
   }
 
-  // totalBytes() rounds up to 4 bytes, which an odd count of FLOAT16 exceeds.
+  // totalBytes() rounds up to 4 bytes, which an odd count of 2-byte elements
+  // exceeds.
   const uint64_t bufferBytes = std::max(desc.input.totalBytes(), dataBytes);
   const auto input = allocate(bufferBytes, dataBytes);
   std::unique_ptr<std::byte[]> separateOutput;

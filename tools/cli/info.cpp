@@ -90,8 +90,8 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   std::printf("  subgroup operations:  %s\n", subgroupOperations(caps.subgroupOperations).c_str());
 
   std::printf("  scans:               ");
-  for (DataType type : {DataType::Float16, DataType::Float32, DataType::Float64, DataType::Int32,
-                        DataType::UInt32, DataType::Int64, DataType::UInt64}) {
+  for (DataType type : {DataType::Float16, DataType::BFloat16, DataType::Float32, DataType::Float64,
+                        DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64}) {
     std::printf(" %s %s", dataTypeName(type), yesNo(device.supports(type)));
     std::printf(type == DataType::UInt64 ? "\n" : ",");
   }

@@ -21,7 +21,8 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::Float16, 'f', 2, "<f2"}, {DType::Float32, 'f', 4, "<f4"},
     {DType::Float64, 'f', 8, "<f8"}, {DType::Int32, 'i', 4, "<i4"},
     {DType::UInt32, 'u', 4, "<u4"},  {DType::Int64, 'i', 8, "<i8"},
-    {DType::UInt64, 'u', 8, "<u8"},
+    {DType::UInt64, 'u', 8, "<u8"},  {DType::UInt16, 'u', 2, "<u2"},
+    {DType::Void2, 'V', 2, "|V2"},
 };
 
 const DTypeInfo& info(DType type) {
@@ -31,7 +32,7 @@ const DTypeInfo& info(DType type) {
   return kDTypes[0];
 }
 
-const char* const kSupportedList = "<f2 <f4 <f8 <i4 <u4 <i8 <u8";
+const char* const kSupportedList = "<f2 <f4 <f8 <i4 <u4 <i8 <u8 (and <u2 |V2 as bfloat16)";
 
 // Whitespace as Python's tokenizer sees it.
 bool isSpace(char c) {
@@ -71,10 +72,11 @@ std::string kindName(char kind, size_t size) {
   }
 }
 
-// numpy writes every supported type with an explicit '<'. '=' (native) and no
-// prefix mean the same on the little-endian hosts vkscan runs on; '|' (byte
-// order not applicable) only makes sense for 1-byte types, none of which is
-// supported.
+// numpy writes every supported number type with an explicit '<'. '=' (native)
+// and no prefix mean the same on the little-endian hosts vkscan runs on; '|'
+// (byte order not applicable) only makes sense for 1-byte types, none of
+// which is supported, and raw bytes, which numpy writes as '|V2' ('<V2' is
+// read as the same).
 DType parseDescr(const std::string& descr) {
   size_t pos = 0;
   char order = '=';
@@ -98,7 +100,7 @@ DType parseDescr(const std::string& descr) {
   for (const DTypeInfo& i : kDTypes) {
     if (i.kind == kind && i.size == size) {
       if (order == '>') unsupportedDType(descr, "big-endian");
-      if (order == '|') {
+      if (order == '|' && kind != 'V') {
         throw NpyError("invalid dtype '" + descr +
                        "': byte order '|' is only meaningful for 1-byte types");
       }

@@ -19,8 +19,12 @@
 
 namespace vkscan::npy {
 
-enum class DType { Float16, Float32, Float64, Int32, UInt32, Int64, UInt64 };
+// UInt16 ("<u2") and Void2 ("|V2", raw 2-byte records) are read only as the
+// bits of bfloat16, which numpy has no dtype for (vkscan cumsum
+// --input-dtype bfloat16).
+enum class DType { Float16, Float32, Float64, Int32, UInt32, Int64, UInt64, UInt16, Void2 };
 
+// The dtypes vkscan sums as numpy does.
 inline constexpr DType kAllDTypes[] = {DType::Float16, DType::Float32, DType::Float64, DType::Int32,
                                        DType::UInt32,  DType::Int64,   DType::UInt64};
 

@@ -20,8 +20,8 @@ const char* const kPlanHelp =
     "\n"
     "  --axis N        the axis to sum along (required); negative counts from\n"
     "                  the last axis, as in numpy\n"
-    "  --dtype T       float16 float32 float64 int32 uint32 int64 uint64 (or the\n"
-    "                  .npy codes f2 <f4 ..., or FLOAT32 ...) (required)\n"
+    "  --dtype T       float16 bfloat16 float32 float64 int32 uint32 int64 uint64\n"
+    "                  (or the .npy codes f2 <f4 ..., or FLOAT32 ...) (required)\n"
     "  --exclusive     leave each element out of its own sum\n"
     "  --reverse       sum from the end of the axis towards its start\n"
     "  --profile NAME  plan for a device profile instead of the real device, with\n"
@@ -132,6 +132,7 @@ DataType parseType(const std::string& text) {
     const char* names[4];
   } kTypes[] = {
       {DataType::Float16, {"float16", "f2", "<f2", "FLOAT16"}},
+      {DataType::BFloat16, {"bfloat16", "bf16", "BF16", "BFLOAT16"}},
       {DataType::Float32, {"float32", "f4", "<f4", "FLOAT32"}},
       {DataType::Float64, {"float64", "f8", "<f8", "FLOAT64"}},
       {DataType::Int32, {"int32", "i4", "<i4", "INT32"}},
@@ -145,8 +146,8 @@ DataType parseType(const std::string& text) {
     }
   }
   throw Failure(kExitUsage, "--dtype '" + text +
-                                "' is not one of float16 float32 float64 int32 uint32 int64 "
-                                "uint64");
+                                "' is not one of float16 bfloat16 float32 float64 int32 uint32 "
+                                "int64 uint64");
 }
 
 std::string withThousands(uint64_t value) {
