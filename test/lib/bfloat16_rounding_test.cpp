@@ -15,49 +15,23 @@
 #include "descriptors.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
+#include "two_byte_floats.hpp"
 
 using namespace vkscan;
 using namespace vkscan::test;
 
 namespace {
 
-std::vector<Profile> halfProfiles() {
-  return testedProfiles({Profile::Native, Profile::GpuTuning, Profile::Emulated,
-                         Profile::EmulatedGpuTuning, Profile::PackedHalves});
-}
-
-std::vector<uint8_t> bytesOf(const std::vector<uint16_t>& values) {
-  std::vector<uint8_t> bytes(values.size() * 2);
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-std::vector<uint16_t> valuesOf(const std::vector<uint8_t>& bytes) {
-  std::vector<uint16_t> values(bytes.size() / 2);
-  std::memcpy(values.data(), bytes.data(), values.size() * 2);
-  return values;
-}
-
-std::vector<uint16_t> scan(const std::vector<uint16_t>& input, bool exclusive, Profile profile) {
-  CumulativeSummationDesc desc =
-      packedDesc(DataType::BFloat16, {static_cast<uint32_t>(input.size())}, 0, exclusive);
-  std::vector<uint16_t> output =
-      valuesOf(runOnDevice(desc, bytesOf(input), false, std::vector<uint8_t>(), profile));
-  output.resize(input.size());
-  return output;
-}
-
 // kAnyNaN stands for the quiet NaN of either sign: the sign of a NaN that an
 // addition makes (infinity minus infinity) is the device's.
 constexpr uint16_t kAnyNaN = 0x7FC0;
 
 bool sameValues(const std::vector<uint16_t>& actual, const std::vector<uint16_t>& expected) {
-  if (actual.size() != expected.size()) return false;
-  for (size_t i = 0; i < actual.size(); ++i) {
-    bool nan = expected[i] == kAnyNaN && (actual[i] & 0x7FFFu) == kAnyNaN;
-    if (actual[i] != expected[i] && !nan) return false;
-  }
-  return true;
+  return sameTwoByte(actual, expected, kAnyNaN);
+}
+
+std::vector<uint16_t> scan(const std::vector<uint16_t>& input, bool exclusive, Profile profile) {
+  return scanTwoByte(DataType::BFloat16, input, exclusive, profile);
 }
 
 struct Case {
@@ -109,7 +83,7 @@ const DenormalCase kDenormalCases[] = {
 }  // namespace
 
 TEST_CASE("BFLOAT16 rounding: ties, overflow, zeros, infinities and NaNs") {
-  for (Profile profile : halfProfiles()) {
+  for (Profile profile : twoByteProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const Case& c : kCases) {
@@ -125,7 +99,7 @@ TEST_CASE("BFLOAT16 rounding: ties, overflow, zeros, infinities and NaNs") {
 }
 
 TEST_CASE("BFLOAT16 rounding: denormal inputs sum exactly or flush to zero") {
-  for (Profile profile : halfProfiles()) {
+  for (Profile profile : twoByteProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const DenormalCase& c : kDenormalCases) {
@@ -161,7 +135,7 @@ TEST_CASE("BFLOAT16 rounding: sums that round and overflow, every layout, agains
     uint32_t axis;
   };
   const Shape shapes[] = {{{4099}, 0}, {{123, 7}, 0}, {{123, 8}, 0}, {{7, 301}, 1}};
-  for (Profile profile : halfProfiles()) {
+  for (Profile profile : twoByteProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const Shape& shape : shapes) {
@@ -179,7 +153,7 @@ TEST_CASE("BFLOAT16 rounding: sums that round and overflow, every layout, agains
                                                   (exponent(rng) << 7) | mantissa(rng));
           }
           // Buffers are padded to 4 bytes; the padding must come back unchanged.
-          std::vector<uint8_t> input = bytesOf(values);
+          std::vector<uint8_t> input = twoByteBytes(values);
           input.resize(desc.input.totalBytes(), 0xEE);
           std::vector<uint8_t> expected(input.size(), 0xEE);
           referenceCumsum(desc, input, expected);

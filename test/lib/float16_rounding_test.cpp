@@ -14,50 +14,24 @@
 #include "descriptors.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
+#include "two_byte_floats.hpp"
 
 using namespace vkscan;
 using namespace vkscan::test;
 
 namespace {
 
-std::vector<Profile> halfProfiles() {
-  return testedProfiles({Profile::Native, Profile::GpuTuning, Profile::Emulated,
-                         Profile::EmulatedGpuTuning, Profile::PackedHalves});
-}
-
-std::vector<uint8_t> bytesOf(const std::vector<uint16_t>& halves) {
-  std::vector<uint8_t> bytes(halves.size() * 2);
-  std::memcpy(bytes.data(), halves.data(), bytes.size());
-  return bytes;
-}
-
-std::vector<uint16_t> halvesOf(const std::vector<uint8_t>& bytes) {
-  std::vector<uint16_t> halves(bytes.size() / 2);
-  std::memcpy(halves.data(), bytes.data(), halves.size() * 2);
-  return halves;
-}
-
-std::vector<uint16_t> scanHalves(const std::vector<uint16_t>& input, bool exclusive,
-                                 Profile profile) {
-  CumulativeSummationDesc desc =
-      packedDesc(DataType::Float16, {static_cast<uint32_t>(input.size())}, 0, exclusive);
-  std::vector<uint16_t> output =
-      halvesOf(runOnDevice(desc, bytesOf(input), false, std::vector<uint8_t>(), profile));
-  output.resize(input.size());
-  return output;
-}
-
 // kAnyNaN stands for a quiet NaN of either sign: the sign of a NaN that an
 // addition makes (infinity minus infinity) is the device's.
 constexpr uint16_t kAnyNaN = 0x7E00;
 
 bool sameHalves(const std::vector<uint16_t>& actual, const std::vector<uint16_t>& expected) {
-  if (actual.size() != expected.size()) return false;
-  for (size_t i = 0; i < actual.size(); ++i) {
-    bool nan = expected[i] == kAnyNaN && (actual[i] & 0x7FFFu) == kAnyNaN;
-    if (actual[i] != expected[i] && !nan) return false;
-  }
-  return true;
+  return sameTwoByte(actual, expected, kAnyNaN);
+}
+
+std::vector<uint16_t> scanHalves(const std::vector<uint16_t>& input, bool exclusive,
+                                 Profile profile) {
+  return scanTwoByte(DataType::Float16, input, exclusive, profile);
 }
 
 struct Case {
@@ -88,7 +62,7 @@ const Case kCases[] = {
 }  // namespace
 
 TEST_CASE("FLOAT16 rounding: ties, overflow, denormals, zeros, infinities and NaNs") {
-  for (Profile profile : halfProfiles()) {
+  for (Profile profile : twoByteProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const Case& c : kCases) {
@@ -117,7 +91,7 @@ TEST_CASE("FLOAT16 rounding: tiny values everywhere, every layout, against the r
     uint32_t axis;
   };
   const Shape shapes[] = {{{4099}, 0}, {{123, 7}, 0}, {{123, 8}, 0}, {{7, 301}, 1}};
-  for (Profile profile : halfProfiles()) {
+  for (Profile profile : twoByteProfiles()) {
     std::string profileText = profileName(profile);
     CAPTURE(profileText);
     for (const Shape& shape : shapes) {
@@ -134,7 +108,7 @@ TEST_CASE("FLOAT16 rounding: tiny values everywhere, every layout, against the r
                                       mantissa(rng));
           }
           // Buffers are padded to 4 bytes; the padding must come back unchanged.
-          std::vector<uint8_t> input = bytesOf(halves);
+          std::vector<uint8_t> input = twoByteBytes(halves);
           input.resize(desc.input.totalBytes(), 0xEE);
           std::vector<uint8_t> expected(input.size(), 0xEE);
           referenceCumsum(desc, input, expected);
