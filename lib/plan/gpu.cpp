@@ -79,10 +79,12 @@ class GpuPlanner final : public Planner {
   }
 
   // Whole vectors of lines along a strided axis, a tile of 16 vectors by 256
-  // elements per workgroup (kernels/columns_onepass.comp).
+  // elements per workgroup (kernels/columns_onepass.comp), for lines of
+  // several tiles: a line of one needs no look-back, which the chunk walks
+  // spare.
   bool columnsInOnePass(const Problem& p, const Bindings& b) const {
     uint64_t vector = static_cast<uint64_t>(vectorElements(p.type));
-    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kNode &&
+    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kColumnsTile &&
            linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
   }
 
