@@ -288,9 +288,6 @@ layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buff
 layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buffer OutVecRef {
   VEC_OUT_T v;
 };
-layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_ACC_SIZE) buffer AccRef {
-  ACC_T v;
-};
 #endif
 
 // The empty sum. For floats -0.0 is the exact additive identity (x + -0.0 == x
@@ -417,14 +414,6 @@ void storeElement(ADDR_T base, OFFSET_T element, ACC_T value) {
 ACC_VEC_T loadVec(ADDR_T address) { return accFromVec(vecFromStore(VecRef(address).v)); }
 void storeVec(ADDR_T address, ACC_VEC_T value) {
   OutVecRef(address).v = outFromVec(vecFromAcc(value));
-}
-
-ACC_T loadAcc(ADDR_T base, OFFSET_T index) {
-  return AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v;
-}
-
-void storeAcc(ADDR_T base, OFFSET_T index, ACC_T value) {
-  AccRef(addressOffset(base, index * OFFSET_T(VKSCAN_ACC_SIZE))).v = value;
 }
 
 // The 32-bit word holding an element, read only to bring its cache line in.
