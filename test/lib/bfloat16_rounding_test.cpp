@@ -26,23 +26,13 @@ namespace {
 // addition makes (infinity minus infinity) is the device's.
 constexpr uint16_t kAnyNaN = 0x7FC0;
 
-bool sameValues(const std::vector<uint16_t>& actual, const std::vector<uint16_t>& expected) {
-  return sameTwoByte(actual, expected, kAnyNaN);
-}
-
 std::vector<uint16_t> scan(const std::vector<uint16_t>& input, bool exclusive, Profile profile) {
   return scanTwoByte(DataType::BFloat16, input, exclusive, profile);
 }
 
-struct Case {
-  const char* what;
-  std::vector<uint16_t> input;
-  std::vector<uint16_t> inclusive;
-};
-
 // 0x3F80 is 1, 0x3B80 2^-8 (half an ulp of 1), 0x3780 2^-16; 0x7F7F is the
 // largest finite bfloat16, 0x7B00 half its ulp and 0x7A80 a quarter.
-const Case kCases[] = {
+const std::vector<TwoByteCase> kCases = {
     {"tie rounds down to even: 1 + 2^-8", {0x3F80, 0x3B80}, {0x3F80, 0x3F80}},
     {"tie rounds up to even: (1 + 2^-7) + 2^-8", {0x3F81, 0x3B80}, {0x3F81, 0x3F82}},
     {"just above a tie rounds up", {0x3F80, 0x3B80, 0x3780}, {0x3F80, 0x3F80, 0x3F81}},
@@ -83,19 +73,7 @@ const DenormalCase kDenormalCases[] = {
 }  // namespace
 
 TEST_CASE("BFLOAT16 rounding: ties, overflow, zeros, infinities and NaNs") {
-  for (Profile profile : twoByteProfiles()) {
-    std::string profileText = profileName(profile);
-    CAPTURE(profileText);
-    for (const Case& c : kCases) {
-      std::string whatText = c.what;
-      CAPTURE(whatText);
-      CHECK(sameValues(scan(c.input, false, profile), c.inclusive));
-      // Exclusive: the first output is +0, then the inclusive sums shifted.
-      std::vector<uint16_t> exclusive(c.input.size(), 0);
-      for (size_t i = 1; i < c.input.size(); ++i) exclusive[i] = c.inclusive[i - 1];
-      CHECK(sameValues(scan(c.input, true, profile), exclusive));
-    }
-  }
+  checkTwoByteCases(DataType::BFloat16, kCases, kAnyNaN);
 }
 
 TEST_CASE("BFLOAT16 rounding: denormal inputs sum exactly or flush to zero") {

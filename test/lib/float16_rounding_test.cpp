@@ -25,22 +25,7 @@ namespace {
 // addition makes (infinity minus infinity) is the device's.
 constexpr uint16_t kAnyNaN = 0x7E00;
 
-bool sameHalves(const std::vector<uint16_t>& actual, const std::vector<uint16_t>& expected) {
-  return sameTwoByte(actual, expected, kAnyNaN);
-}
-
-std::vector<uint16_t> scanHalves(const std::vector<uint16_t>& input, bool exclusive,
-                                 Profile profile) {
-  return scanTwoByte(DataType::Float16, input, exclusive, profile);
-}
-
-struct Case {
-  const char* what;
-  std::vector<uint16_t> input;
-  std::vector<uint16_t> inclusive;
-};
-
-const Case kCases[] = {
+const std::vector<TwoByteCase> kCases = {
     {"tie rounds down to even: 1 + 2^-11", {0x3C00, 0x1000}, {0x3C00, 0x3C00}},
     {"tie rounds up to even: (1 + 2^-10) + 2^-11", {0x3C01, 0x1000}, {0x3C01, 0x3C02}},
     {"just above a tie rounds up", {0x3C00, 0x1000, 0x0002}, {0x3C00, 0x3C00, 0x3C01}},
@@ -62,19 +47,7 @@ const Case kCases[] = {
 }  // namespace
 
 TEST_CASE("FLOAT16 rounding: ties, overflow, denormals, zeros, infinities and NaNs") {
-  for (Profile profile : twoByteProfiles()) {
-    std::string profileText = profileName(profile);
-    CAPTURE(profileText);
-    for (const Case& c : kCases) {
-      std::string whatText = c.what;
-      CAPTURE(whatText);
-      CHECK(sameHalves(scanHalves(c.input, false, profile), c.inclusive));
-      // Exclusive: the first output is +0, then the inclusive sums shifted.
-      std::vector<uint16_t> exclusive(c.input.size(), 0);
-      for (size_t i = 1; i < c.input.size(); ++i) exclusive[i] = c.inclusive[i - 1];
-      CHECK(sameHalves(scanHalves(c.input, true, profile), exclusive));
-    }
-  }
+  checkTwoByteCases(DataType::Float16, kCases, kAnyNaN);
 }
 
 TEST_CASE("FLOAT16 rounding: tiny values everywhere, every layout, against the reference") {

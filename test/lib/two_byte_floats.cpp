@@ -1,7 +1,10 @@
 #include "two_byte_floats.hpp"
 
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "descriptors.hpp"
 
@@ -37,6 +40,21 @@ bool sameTwoByte(const std::vector<uint16_t>& actual, const std::vector<uint16_t
     if (actual[i] != expected[i] && !nan) return false;
   }
   return true;
+}
+
+void checkTwoByteCases(DataType type, const std::vector<TwoByteCase>& cases, uint16_t anyNaN) {
+  for (Profile profile : twoByteProfiles()) {
+    std::string profileText = profileName(profile);
+    CAPTURE(profileText);
+    for (const TwoByteCase& c : cases) {
+      std::string whatText = c.what;
+      CAPTURE(whatText);
+      CHECK(sameTwoByte(scanTwoByte(type, c.input, false, profile), c.inclusive, anyNaN));
+      std::vector<uint16_t> exclusive(c.input.size(), 0);
+      for (size_t i = 1; i < c.input.size(); ++i) exclusive[i] = c.inclusive[i - 1];
+      CHECK(sameTwoByte(scanTwoByte(type, c.input, true, profile), exclusive, anyNaN));
+    }
+  }
 }
 
 }  // namespace vkscan::test

@@ -27,4 +27,15 @@ std::vector<uint16_t> scanTwoByte(DataType type, const std::vector<uint16_t>& in
 bool sameTwoByte(const std::vector<uint16_t>& actual, const std::vector<uint16_t>& expected,
                  uint16_t anyNaN);
 
+// A 1-D input and its inclusive sums' bits.
+struct TwoByteCase {
+  const char* what;
+  std::vector<uint16_t> input;
+  std::vector<uint16_t> inclusive;
+};
+
+// Checks every case, inclusive and exclusive (+0 first, then the inclusive
+// sums shifted), on every twoByteProfiles() device.
+void checkTwoByteCases(DataType type, const std::vector<TwoByteCase>& cases, uint16_t anyNaN);
+
 }  // namespace vkscan::test
