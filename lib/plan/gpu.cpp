@@ -62,20 +62,26 @@ class GpuPlanner final : public Planner {
       return;
     }
     uint64_t tiles = ceilDiv(p.axisLen, tile);
-    uint64_t clearBytes =
-        4 * onePassScratchWords(lines, tiles, dataTypeSize(accumulationType(p.type)));
-    reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
     Dispatch onePass = makeDispatch(Stage::RowsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
     setVectorLoads(onePass, vector);
     onePass.pipeline.workgroupSize = workgroup;
-    onePass.pipeline.lookbackPolls = tuning_.lookbackPolls;
-    onePass.params.chunksPerLine = static_cast<uint32_t>(tiles);
     onePass.params.shape = log2Exact(workgroup);
-    setAux(onePass, b.scratchBase);
-    onePass.clearByteOffset = b.scratchBase;
-    onePass.clearBytes = clearBytes;
-    onePass.clearWord = kLookbackUnpublished;
+    setLookbackTree(onePass, p, b, tiles);
     emit(onePass, lines * tiles);
+  }
+
+  // The one-pass kernels' look-back over lines of `tiles` tiles
+  // (kernels/lookback_tree.glsl): its scratch, cleared to unpublished.
+  void setLookbackTree(Dispatch& d, const Problem& p, const Bindings& b, uint64_t tiles) {
+    uint64_t clearBytes =
+        4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
+    reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
+    d.pipeline.lookbackPolls = tuning_.lookbackPolls;
+    d.params.chunksPerLine = static_cast<uint32_t>(tiles);
+    setAux(d, b.scratchBase);
+    d.clearByteOffset = b.scratchBase;
+    d.clearBytes = clearBytes;
+    d.clearWord = kLookbackUnpublished;
   }
 
   // Whole vectors of lines along a strided axis, a tile of 16 vectors by 256
@@ -91,18 +97,10 @@ class GpuPlanner final : public Planner {
   void planColumnsOnePass(const Problem& p, const Bindings& b) {
     uint64_t lanes = p.lineCount() / static_cast<uint64_t>(vectorElements(p.type));
     uint64_t tiles = ceilDiv(p.axisLen, kColumnsTile);
-    uint64_t clearBytes =
-        4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
-    reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
     Dispatch d = makeDispatch(Stage::ColumnsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
     d.pipeline.workgroupSize = kColumnsWorkgroup;
-    d.pipeline.lookbackPolls = tuning_.lookbackPolls;
-    d.params.chunksPerLine = static_cast<uint32_t>(tiles);
     d.params.shape = 2;
-    setAux(d, b.scratchBase);
-    d.clearByteOffset = b.scratchBase;
-    d.clearBytes = clearBytes;
-    d.clearWord = kLookbackUnpublished;
+    setLookbackTree(d, p, b, tiles);
     emit(d, ceilDiv(lanes, kColumnsLanes) * tiles);
   }
 
