@@ -42,37 +42,43 @@ layout(constant_id = VKSCAN_SPEC_ROWS_PER_ITERATION) const uint kRowsPerIteratio
 #endif
 #if defined(VKSCAN_TYPE_F32) || defined(VKSCAN_TYPE_F16) || defined(VKSCAN_TYPE_F64)
 // Float lanes are matrices: their addition is component-wise, and `precise`
-// covers it as it covers vectors'.
+// covers it as it covers vectors'. Other operations combine column by
+// column (a matrix product is not component-wise).
 #if defined(VKSCAN_TYPE_F64)
 #define LANE_T dmat4x2
 #else
 #define LANE_T mat4
 #endif
-#define LANE_ADD(a, b) ((a) + (b))
+LANE_T laneCombine(LANE_T earlier, LANE_T later) {
+  if (kOperation == VKSCAN_OPERATION_SUM) {
+    precise LANE_T sum = earlier + later;
+    return sum;
+  }
+  [[unroll]] for (int c = 0; c < 4; ++c) earlier[c] = combine(earlier[c], later[c]);
+  return earlier;
+}
 #define LANE_VEC(lane, c) (lane)[c]
 #define LANE_SPLAT(x) LANE_T(VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x))
 #else
-// Integer sums are exact in any order, so a function may add them.
 struct IntLane {
   ACC_VEC_T v[4];
 };
-IntLane laneAdd(IntLane a, IntLane b) {
-  [[unroll]] for (int c = 0; c < 4; ++c) a.v[c] = ADD(a.v[c], b.v[c]);
-  return a;
+IntLane laneCombine(IntLane earlier, IntLane later) {
+  [[unroll]] for (int c = 0; c < 4; ++c) earlier.v[c] = combine(earlier.v[c], later.v[c]);
+  return earlier;
 }
 #define LANE_T IntLane
-#define LANE_ADD(a, b) laneAdd(a, b)
 #define LANE_VEC(lane, c) (lane).v[c]
 #define LANE_SPLAT(x) IntLane(ACC_VEC_T[4](VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x), VEC_SPLAT(x)))
 #endif
 #else
 #define LANE_N 1
 #define LANE_T ACC_T
-#define LANE_ADD(a, b) ADD(a, b)
+ACC_T laneCombine(ACC_T earlier, ACC_T later) { return combine(earlier, later); }
 #define LANE_SPLAT(x) ACC_T(x)
 #endif
 
-const LANE_T kLaneIdentity = LANE_SPLAT(kIdentity);
+LANE_T laneIdentity() { return LANE_SPLAT(identity()); }
 
 struct ChunkTask {
   bool valid;
@@ -176,7 +182,7 @@ void storeAuxLane(OFFSET_T index, LANE_T value) { auxData[auxBase(index)] = valu
 
 #ifdef VKSCAN_INTERLEAVED
 LANE_T loadAuxLane(OFFSET_T index) {
-  LANE_T lane = kLaneIdentity;
+  LANE_T lane = laneIdentity();
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
     if (c < kLaneVectors) LANE_VEC(lane, c) = loadAuxVec(index, c);
   }
@@ -252,7 +258,7 @@ LANE_T loadLane(OFFSET_T element) {
   if (kScalarLanes) {
     ACC_T v[SCALAR_ROW_N];
     loadScalarRow(element, v);
-    LANE_T lane = kLaneIdentity;
+    LANE_T lane = laneIdentity();
     [[unroll]] for (uint c = 0u; c < 4u; ++c) {
       [[unroll]] for (int e = 0; e < VEC_N; ++e) {
         setVecElement(LANE_VEC(lane, c), e, v[int(c * VEC_N) + e]);
@@ -279,7 +285,7 @@ LANE_T loadLane(OFFSET_T element) {
                 vecFromStore(lane.v[3]));
   }
 #endif
-  LANE_T lane = kLaneIdentity;
+  LANE_T lane = laneIdentity();
   [[unroll]] for (uint c = 0u; c < 4u; ++c) {
     if (c < kLaneVectors) LANE_VEC(lane, c) = loadInVec(element + int(c * VEC_N));
   }
@@ -354,7 +360,7 @@ void loadChunkNode(ChunkTask task, OFFSET_T k0, bool full, out LANE_T v[NODE]) {
     if (uint(j) < present) {
       v[j] = loadLane(base + j * stride);
     } else {
-      v[j] = kLaneIdentity;
+      v[j] = laneIdentity();
     }
   }
 }
@@ -440,28 +446,28 @@ struct LevelSums {
 
 LevelSums emptyLevelSums() {
   LevelSums sums;
-  sums.s1 = kLaneIdentity;
-  sums.s2 = kLaneIdentity;
-  sums.s3 = kLaneIdentity;
-  sums.s4 = kLaneIdentity;
+  sums.s1 = laneIdentity();
+  sums.s2 = laneIdentity();
+  sums.s3 = laneIdentity();
+  sums.s4 = laneIdentity();
   return sums;
 }
 
 void foldNode(inout LevelSums sums, uint node, LANE_T nodeTotal, bool lastNode) {
-  precise LANE_T s1 = LANE_ADD(sums.s1, nodeTotal);
+  precise LANE_T s1 = laneCombine(sums.s1, nodeTotal);
   sums.s1 = s1;
   if ((node & 15u) == 15u || lastNode) {
-    precise LANE_T s2 = LANE_ADD(sums.s2, sums.s1);
+    precise LANE_T s2 = laneCombine(sums.s2, sums.s1);
     sums.s2 = s2;
-    sums.s1 = kLaneIdentity;
+    sums.s1 = laneIdentity();
     if ((node & 255u) == 255u || lastNode) {
-      precise LANE_T s3 = LANE_ADD(sums.s3, sums.s2);
+      precise LANE_T s3 = laneCombine(sums.s3, sums.s2);
       sums.s3 = s3;
-      sums.s2 = kLaneIdentity;
+      sums.s2 = laneIdentity();
       if ((node & 4095u) == 4095u || lastNode) {
-        precise LANE_T s4 = LANE_ADD(sums.s4, sums.s3);
+        precise LANE_T s4 = laneCombine(sums.s4, sums.s3);
         sums.s4 = s4;
-        sums.s3 = kLaneIdentity;
+        sums.s3 = laneIdentity();
       }
     }
   }
@@ -477,10 +483,10 @@ bool hasPartialNode(ChunkTask task) { return ((task.kEnd - task.kBegin) & (NODE 
 // line that reads +0.0 (firstIsPositiveZero()).
 LANE_T streamRow(inout LANE_T s, LANE_T v, LANE_T x1, bool zero) {
   precise LANE_T before = s;
-  precise LANE_T after = LANE_ADD(before, v);
-  precise LANE_T outValue = LANE_ADD(x1, kExclusive ? before : after);
+  precise LANE_T after = laneCombine(before, v);
+  precise LANE_T outValue = laneCombine(x1, kExclusive ? before : after);
   s = after;
-  return zero ? LANE_SPLAT(ACC_T(0)) : outValue;
+  return zero ? LANE_SPLAT(exclusiveFirst()) : outValue;
 }
 
 // A lane of LANE_N lines is wide (16 values for FLOAT32: 16 vector
@@ -498,7 +504,7 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
   OFFSET_T inBase = task.inLine + k0 * inStride;
   OFFSET_T outBase = task.outLine + k0 * outStride;
   bool zeroFirst = kExclusive && k0 == 0 && firstIsPositiveZero();
-  precise LANE_T s = kLaneIdentity;
+  precise LANE_T s = laneIdentity();
 #ifdef VKSCAN_WIDE
   // Lanes of one vector whose rows lie back to back (the host's promise with
   // units here: axis strides of one vector, negative with kReverse):
@@ -513,7 +519,7 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
       u64vec4 outUnit;
       [[unroll]] for (int r = 0; r < WIDE_VECS; ++r) {
         int slot = kReverse ? WIDE_VECS - 1 - r : r;
-        LANE_T v = kLaneIdentity;
+        LANE_T v = laneIdentity();
         LANE_VEC(v, 0) = accVecOfWide(unit, slot);
         LANE_T outValue = streamRow(s, v, x1, zeroFirst && step + r == 0);
 #ifdef VKSCAN_WIDE_STORES
@@ -551,12 +557,12 @@ void reduceNode(ChunkTask task, inout LevelSums sums, inout uint touched, uint n
   OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
   touched += touchNodeAhead(task, k0, false);
 #ifdef VKSCAN_INTERLEAVED
-  LANE_T s = streamInterleavedNode(task, k0, full, false, kLaneIdentity);
+  LANE_T s = streamInterleavedNode(task, k0, full, false, laneIdentity());
 #else
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
-  precise LANE_T s = kLaneIdentity;
-  [[unroll]] for (int j = 0; j < NODE; ++j) s = LANE_ADD(s, v[j]);
+  precise LANE_T s = laneIdentity();
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = laneCombine(s, v[j]);
 #endif
   foldNode(sums, node, s, lastNode);
 }
@@ -664,8 +670,8 @@ void reduceRealigned(ChunkTask task, inout LevelSums sums, uint full) {
     OFFSET_T k0 = task.kBegin + OFFSET_T(node) * NODE;
     ACC_T v[NODE];
     loadRealignedNode(nodeLowest(task.inLine, k0) - OFFSET_T(phase), phase, carry, v);
-    precise ACC_T s = kLaneIdentity;
-    [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
+    precise ACC_T s = laneIdentity();
+    [[unroll]] for (int j = 0; j < NODE; ++j) s = combine(s, v[j]);
     foldNode(sums, node, s, false);
   }
 }
@@ -735,18 +741,18 @@ LANE_T nodeCarry(inout Walk walk, uint node) {
   if ((node & 255u) == 0u) {
 #ifndef VKSCAN_INTERLEAVED
     if ((node & 4095u) == 0u) {
-      precise LANE_T x4 = LANE_ADD(walk.chunkCarry, walk.sums.s4);
+      precise LANE_T x4 = laneCombine(walk.chunkCarry, walk.sums.s4);
       walk.x4 = x4;
     }
 #endif
-    precise LANE_T x3 = LANE_ADD(walk.x4, walk.sums.s3);
+    precise LANE_T x3 = laneCombine(walk.x4, walk.sums.s3);
     walk.x3 = x3;
   }
   if ((node & 15u) == 0u) {
-    precise LANE_T x2 = LANE_ADD(walk.x3, walk.sums.s2);
+    precise LANE_T x2 = laneCombine(walk.x3, walk.sums.s2);
     walk.x2 = x2;
   }
-  precise LANE_T x1 = LANE_ADD(walk.x2, walk.sums.s1);
+  precise LANE_T x1 = laneCombine(walk.x2, walk.sums.s1);
   return x1;
 }
 
@@ -754,17 +760,17 @@ LANE_T nodeCarry(inout Walk walk, uint node) {
 // The outputs of the node at traversal index k0 with values v and carry x1;
 // returns the node's total.
 LANE_T scanNodeValues(OFFSET_T k0, LANE_T x1, LANE_T v[NODE], out LANE_T outValues[NODE]) {
-  precise LANE_T s = kLaneIdentity;
+  precise LANE_T s = laneIdentity();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     if (kExclusive) {
-      outValues[j] = LANE_ADD(x1, s);
-      s = LANE_ADD(s, v[j]);
+      outValues[j] = laneCombine(x1, s);
+      s = laneCombine(s, v[j]);
     } else {
-      s = LANE_ADD(s, v[j]);
-      outValues[j] = LANE_ADD(x1, s);
+      s = laneCombine(s, v[j]);
+      outValues[j] = laneCombine(x1, s);
     }
   }
-  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(ACC_T(0));
+  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(exclusiveFirst());
   return s;
 }
 #endif
@@ -829,10 +835,10 @@ void scanSegmentedNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T x1, inout 
   LANE_T outValues[NODE];
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     bool first = position == 0u;
-    precise LANE_T before = first ? kLaneIdentity : running;
-    precise LANE_T after = LANE_ADD(before, v[j]);
-    precise LANE_T value = LANE_ADD(x1, kExclusive ? before : after);
-    outValues[j] = kExclusive && first && firstIsPositiveZero() ? ACC_T(0) : value;
+    precise LANE_T before = first ? laneIdentity() : running;
+    precise LANE_T after = laneCombine(before, v[j]);
+    precise LANE_T value = laneCombine(x1, kExclusive ? before : after);
+    outValues[j] = kExclusive && first && firstIsPositiveZero() ? exclusiveFirst() : value;
     running = after;
     position = position + 1u == kSegmentLength ? 0u : position + 1u;
   }
@@ -850,11 +856,11 @@ void scanSegments() {
   task.kEnd = min(task.kBegin + OFFSET_T(span), OFFSET_T(p.axisLen));
   task.inLine = 0;
   task.outLine = 0;
-  precise LANE_T x3 = LANE_ADD(kLaneIdentity, kLaneIdentity);
-  precise LANE_T x2 = LANE_ADD(x3, kLaneIdentity);
-  precise LANE_T x1 = LANE_ADD(x2, kLaneIdentity);
+  precise LANE_T x3 = laneCombine(laneIdentity(), laneIdentity());
+  precise LANE_T x2 = laneCombine(x3, laneIdentity());
+  precise LANE_T x1 = laneCombine(x2, laneIdentity());
   uint position = 0u;
-  LANE_T running = kLaneIdentity;
+  LANE_T running = laneIdentity();
   uint full = fullNodes(task);
   if (kFullNodes) {
     for (uint node = 0u; node < full; ++node) {

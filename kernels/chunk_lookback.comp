@@ -133,7 +133,7 @@ void main() {
   // Back to the nearest tile with a published inclusive value, waiting a
   // little for silent ones.
   uint first = 0u;  // first tile whose total follows `carry`
-  precise ACC_T carry = kIdentity;
+  precise ACC_T carry = identity();
   for (uint k = tile; k > 0u;) {
     --k;
     uint earlier = slot - (tile - k);
@@ -150,10 +150,10 @@ void main() {
       break;
     }
   }
-  for (uint k = first; k < tile; ++k) carry = ADD(carry, earlierTotal(line, k, slot - (tile - k)));
+  for (uint k = first; k < tile; ++k) carry = combine(carry, earlierTotal(line, k, slot - (tile - k)));
 
   if (tile > 0u) {
-    precise ACC_T inclusive = ADD(carry, total);
+    precise ACC_T inclusive = combine(carry, total);
     publish(inclusiveIndex(slot), inclusive);
   }
   // In place, the published total must be visible before any output

@@ -18,5 +18,5 @@ void main() {
   // there are chunks to decode), and kChunked compiles the load out: llvmpipe
   // runs a load under a uniform branch as a masked loop over the lanes, taken
   // or not (see keepTouches()).
-  scanChunk(task, kChunked && hasAux() ? loadAuxLane(task.auxIndex) : kLaneIdentity);
+  scanChunk(task, kChunked && hasAux() ? loadAuxLane(task.auxIndex) : laneIdentity());
 }

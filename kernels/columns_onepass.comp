@@ -27,16 +27,16 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
   OFFSET_T inLine;
   OFFSET_T outLine;
   lineOffsets(line, inLine, outLine);
-  precise ACC_T total = kIdentity;
+  precise ACC_T total = identity();
   for (uint n = 0u; n < 16u; ++n) {
-    precise ACC_T node = kIdentity;
+    precise ACC_T node = identity();
     for (uint j = 0u; j < 16u; ++j) {
       uint k = tile * TILE_ELEMENTS + 16u * n + j;
-      ACC_T x = kIdentity;
+      ACC_T x = identity();
       if (k < p.axisLen) x = loadIn(inLine + OFFSET_T(k) * toOffset(p.inAxisStride));
-      node = ADD(node, x);
+      node = combine(node, x);
     }
-    total = ADD(total, node);
+    total = combine(total, node);
   }
   return total;
 }
@@ -49,11 +49,7 @@ shared ACC_VEC_T sNodeBefore[256];
 shared ACC_VEC_T sTileTotal[LANES];
 shared ACC_T sCarry[LOOKERS];
 
-#ifdef EMULATED_INT64
-const ACC_VEC_T kIdentityVec = uvec4(0u);
-#else
-const ACC_VEC_T kIdentityVec = ACC_VEC_T(kIdentity);
-#endif
+ACC_VEC_T identityVec() { return splatAcc(identity()); }
 
 void main() {
   uint t = gl_LocalInvocationID.x;
@@ -78,23 +74,23 @@ void main() {
   if (valid) lineOffsets((group * LANES + lane) * uint(VEC_N), inLine, outLine);
   uint k0 = tile * TILE_ELEMENTS + 16u * node;
   ACC_VEC_T inclusive[NODE];
-  precise ACC_VEC_T s = kIdentityVec;
+  precise ACC_VEC_T s = identityVec();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     uint k = k0 + uint(j);
-    ACC_VEC_T v = kIdentityVec;
+    ACC_VEC_T v = identityVec();
     if (valid && k < p.axisLen) v = loadInVec(inLine + OFFSET_T(k) * toOffset(p.inAxisStride));
-    s = ADD(s, v);
+    s = combine(s, v);
     inclusive[j] = s;
   }
   sNodeBefore[t] = s;
   barrier();
   // The level-1 chain of each lane: its 16 nodes, in order.
   if (t < LANES) {
-    precise ACC_VEC_T before = kIdentityVec;
+    precise ACC_VEC_T before = identityVec();
     for (uint n = 0u; n < 16u; ++n) {
       ACC_VEC_T total = sNodeBefore[n * LANES + t];
       sNodeBefore[n * LANES + t] = before;
-      before = ADD(before, total);
+      before = combine(before, total);
     }
     sTileTotal[t] = before;
   }
@@ -106,7 +102,7 @@ void main() {
   uint lookLine = (group * LANES + lookLane) * uint(VEC_N) + uint(lookElement);
   bool looking = t < uint(LOOKERS) && group * LANES + lookLane < lanes;
   gLooker = t < uint(LOOKERS) ? t : 0u;
-  ACC_T tileValue = kIdentity;
+  ACC_T tileValue = identity();
   if (looking) {
     measureTree();
     tileValue = vecElement(sTileTotal[lookLane], lookElement);
@@ -133,16 +129,16 @@ void main() {
   barrier();
 
   if (!valid) return;
-  ACC_VEC_T carry = kIdentityVec;
+  ACC_VEC_T carry = identityVec();
   [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(carry, c, sCarry[lane * uint(VEC_N) + uint(c)]);
-  precise ACC_VEC_T x = ADD(carry, sNodeBefore[t]);
+  precise ACC_VEC_T x = combine(carry, sNodeBefore[t]);
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     uint k = k0 + uint(j);
     if (k >= p.axisLen) break;
     precise ACC_VEC_T partial =
-        kExclusive ? (j == 0 ? kIdentityVec : inclusive[j - 1]) : inclusive[j];
-    ACC_VEC_T result = ADD(x, partial);
-    if (kExclusive && k == 0u && firstIsPositiveZero()) result = ACC_VEC_T(0);
+        kExclusive ? (j == 0 ? identityVec() : inclusive[j - 1]) : inclusive[j];
+    ACC_VEC_T result = combine(x, partial);
+    if (kExclusive && k == 0u && firstIsPositiveZero()) result = splatAcc(exclusiveFirst());
     storeOutVec(outLine + OFFSET_T(k) * toOffset(p.outAxisStride), result);
   }
 }

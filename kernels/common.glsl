@@ -170,8 +170,8 @@ ADDR_T wordAddress(ADDR_T address) { return address & ~uint64_t(3); }
 #define ACC_VEC_T u64vec2
 #endif
 
-// The one addition of the scan, on accumulators or vectors of them. A macro
-// for native types so that `precise` on the result covers the addition.
+// 64-bit integers as (low, high) words: addition and multiplication modulo
+// 2^64, and an element of a vector of two.
 #ifdef EMULATED_INT64
 ACC_T add64(ACC_T a, ACC_T b) {
   uint carry;
@@ -185,7 +185,12 @@ ACC_VEC_T add64(ACC_VEC_T a, ACC_VEC_T b) {
   uvec2 high = a.yw + b.yw + carry;
   return uvec4(low.x, high.x, low.y, high.y);
 }
-#define ADD(a, b) add64(a, b)
+ACC_T mul64(ACC_T a, ACC_T b) {
+  uint high;
+  uint low;
+  umulExtended(a.x, b.x, high, low);
+  return uvec2(low, high + a.x * b.y + a.y * b.x);
+}
 
 ACC_T vecElement(ACC_VEC_T w, int c) { return c == 0 ? w.xy : w.zw; }
 void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) {
@@ -196,7 +201,6 @@ void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) {
   }
 }
 #else
-#define ADD(a, b) ((a) + (b))
 ACC_T vecElement(ACC_VEC_T w, int c) { return w[c]; }
 void setVecElement(inout ACC_VEC_T w, int c, ACC_T value) { w[c] = value; }
 #endif
@@ -290,14 +294,125 @@ layout(buffer_reference, scalar, buffer_reference_align = VKSCAN_VEC_ALIGN) buff
 };
 #endif
 
-// The empty sum. For floats -0.0 is the exact additive identity (x + -0.0 == x
-// for every x, +0.0 included), so padding a partial node with it, or adding
-// an absent carry, never changes a bit.
-#ifdef ACC_IS_FLOAT
-const ACC_T kIdentity = ACC_T(-0.0);
+// The scan's operation (a specialization constant, so one build serves them
+// all): combine() is the one "+" of the canonical order and identity() its
+// empty value.
+// - Sum: floats' identity is -0.0, the exact additive identity (x + -0.0 == x
+//   for every x, +0.0 included), so padding a partial node with it, or adding
+//   an absent carry, never changes a bit.
+// - Product: 1, exact likewise. Integers wrap; the low bits of a product are
+//   the same for signed and unsigned types, so INT32 and INT64 share builds.
+// - Maximum and minimum select an operand, so they are exact in any order:
+//   the later operand wins a tie (-0.0 against +0.0 included) and a NaN
+//   always wins, so the latest NaN propagates, as PyTorch's cummax and
+//   cummin do. kSignedValues compares integers as two's complement. The
+//   identity loses to every operand: -infinity or the type's least value for
+//   maximum, and the reverse for minimum.
+layout(constant_id = VKSCAN_SPEC_OPERATION) const uint kOperation = VKSCAN_OPERATION_SUM;
+layout(constant_id = VKSCAN_SPEC_SIGNED_VALUES) const bool kSignedValues = false;
+const bool kSelects =
+    kOperation == VKSCAN_OPERATION_MAXIMUM || kOperation == VKSCAN_OPERATION_MINIMUM;
+const bool kMaximum = kOperation == VKSCAN_OPERATION_MAXIMUM;
+
+#if defined(ACC_IS_FLOAT)
+#ifdef VKSCAN_TYPE_F64
+ACC_T infinity(bool negative) {
+  return packDouble2x32(uvec2(0u, negative ? 0xFFF00000u : 0x7FF00000u));
+}
 #else
-const ACC_T kIdentity = ACC_T(0);
+ACC_T infinity(bool negative) { return uintBitsToFloat(negative ? 0xFF800000u : 0x7F800000u); }
 #endif
+ACC_T identity() {
+  if (kSelects) return infinity(kMaximum);
+  return kOperation == VKSCAN_OPERATION_PRODUCT ? ACC_T(1.0) : ACC_T(-0.0);
+}
+
+bool laterWins(ACC_T earlier, ACC_T later) {
+  bool ordered = kMaximum ? later >= earlier : later <= earlier;
+  return isnan(later) || (!isnan(earlier) && ordered);
+}
+#elif defined(EMULATED_INT64)
+ACC_T identity() {
+  if (kSelects) {
+    uint high = kSignedValues ? 0x80000000u : 0u;
+    return kMaximum ? uvec2(0u, high) : ~uvec2(0u, high);
+  }
+  return uvec2(kOperation == VKSCAN_OPERATION_PRODUCT ? 1u : 0u, 0u);
+}
+
+bool laterWins(ACC_T earlier, ACC_T later) {
+  uint flip = kSignedValues ? 0x80000000u : 0u;
+  uint a = earlier.y ^ flip;
+  uint b = later.y ^ flip;
+  bool above = b > a || (b == a && later.x >= earlier.x);
+  bool below = b < a || (b == a && later.x <= earlier.x);
+  return kMaximum ? above : below;
+}
+#else
+// Native integers: the sign bit flipped makes unsigned order signed order.
+#if defined(VKSCAN_TYPE_U64)
+const ACC_T kSignBit = ACC_T(1ul) << 63;
+#else
+const ACC_T kSignBit = ACC_T(1u) << 31;
+#endif
+ACC_T identity() {
+  if (kSelects) {
+    ACC_T least = kSignedValues ? kSignBit : ACC_T(0);
+    return kMaximum ? least : ~least;
+  }
+  return ACC_T(kOperation == VKSCAN_OPERATION_PRODUCT ? 1 : 0);
+}
+
+bool laterWins(ACC_T earlier, ACC_T later) {
+  ACC_T flip = kSignedValues ? kSignBit : ACC_T(0);
+  ACC_T a = earlier ^ flip;
+  ACC_T b = later ^ flip;
+  return kMaximum ? b >= a : b <= a;
+}
+#endif
+
+#ifdef EMULATED_INT64
+#define ADD(a, b) add64(a, b)
+#define MUL(a, b) mul64(a, b)
+#else
+#define ADD(a, b) ((a) + (b))
+#define MUL(a, b) ((a) * (b))
+#endif
+
+// `precise` keeps each addition or multiplication as written.
+ACC_T combine(ACC_T earlier, ACC_T later) {
+  if (kSelects) return laterWins(earlier, later) ? later : earlier;
+  if (kOperation == VKSCAN_OPERATION_PRODUCT) {
+    precise ACC_T product = MUL(earlier, later);
+    return product;
+  }
+  precise ACC_T sum = ADD(earlier, later);
+  return sum;
+}
+
+ACC_VEC_T combine(ACC_VEC_T earlier, ACC_VEC_T later) {
+  if (kOperation == VKSCAN_OPERATION_SUM) {
+    precise ACC_VEC_T sum = ADD(earlier, later);
+    return sum;
+  }
+  ACC_VEC_T result;
+  [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+    setVecElement(result, c, combine(vecElement(earlier, c), vecElement(later, c)));
+  }
+  return result;
+}
+
+#ifdef EMULATED_INT64
+ACC_VEC_T splatAcc(ACC_T value) { return uvec4(value, value); }
+#else
+ACC_VEC_T splatAcc(ACC_T value) { return ACC_VEC_T(value); }
+#endif
+
+// The first output of an exclusive user scan: +0.0 for sums (DML), else
+// the identity.
+ACC_T exclusiveFirst() {
+  return kOperation == VKSCAN_OPERATION_SUM ? ACC_T(0) : identity();
+}
 
 #ifdef VKSCAN_TYPE_BF16
 // bfloat16 is the top half of an FP32, so widening is exact. Narrowing

@@ -151,7 +151,7 @@ ACC_T nodeValue(uint line, uint d, uint j) {
   precise ACC_T sums[MAX_LEVELS];
   uint next[MAX_LEVELS];
   uint level = d;
-  sums[level] = kIdentity;
+  sums[level] = identity();
   next[level] = 16u * j;
   // next[level]: the next child (at level - 1) of the node summed at level.
   for (;;) {
@@ -164,18 +164,18 @@ ACC_T nodeValue(uint line, uint d, uint j) {
     }
     if (!known) {
       --level;
-      sums[level] = kIdentity;
+      sums[level] = identity();
       next[level] = 16u * child;
       continue;
     }
-    sums[level] = ADD(sums[level], childValue);
+    sums[level] = combine(sums[level], childValue);
     ++next[level];
     // Completed nodes pass their sums up.
     while ((next[level] & 15u) == 0u) {
       if (level == d) return sums[level];
       ACC_T done = sums[level];
       ++level;
-      sums[level] = ADD(sums[level], done);
+      sums[level] = combine(sums[level], done);
       ++next[level];
     }
   }
@@ -185,7 +185,7 @@ ACC_T nodeValue(uint line, uint d, uint j) {
 // L_d(j): the serial sum of the values of node j's earlier siblings.
 ACC_T earlierSiblings(uint line, uint d, uint j) {
   uint first = j & ~15u;
-  precise ACC_T sum = kIdentity;
+  precise ACC_T sum = identity();
   // Back to the nearest sibling with a published I, waiting a little for
   // silent ones.
   for (uint k = j; k > (j & ~15u);) {
@@ -203,7 +203,7 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
       break;
     }
   }
-  for (uint k = first; k < j; ++k) sum = ADD(sum, nodeValue(line, d, k));
+  for (uint k = first; k < j; ++k) sum = combine(sum, nodeValue(line, d, k));
   return sum;
 }
 
@@ -219,7 +219,7 @@ ACC_T tileCarry(uint line, uint tile, ACC_T tileValue) {
   for (uint d = 0u; d < gLevels; ++d) {
     before[d] = earlierSiblings(line, d, j);
     if (complete) {
-      precise ACC_T inclusive = ADD(before[d], value);
+      precise ACC_T inclusive = combine(before[d], value);
       publishLater(inclusiveIndex(line, d, j), inclusive);
       complete = (j & 15u) == 15u && d + 1u < gLevels;
       if (complete) {
@@ -229,8 +229,8 @@ ACC_T tileCarry(uint line, uint tile, ACC_T tileValue) {
     }
     j /= 16u;
   }
-  precise ACC_T carry = kIdentity;
-  for (uint d = gLevels; d > 0u; --d) carry = ADD(carry, before[d - 1u]);
+  precise ACC_T carry = identity();
+  for (uint d = gLevels; d > 0u; --d) carry = combine(carry, before[d - 1u]);
   return carry;
 }
 

@@ -52,20 +52,20 @@ ACC_T laneChain(uint place, ACC_T value, bool restart, out ACC_T inclusive) {
   uint piece = (place & 15u) / width;
   uint chain = place / 16u;
   precise ACC_T folded = value;
-  ACC_T before = kIdentity;
-  ACC_T seed = kIdentity;
+  ACC_T before = identity();
+  ACC_T seed = identity();
   uint rounds = 16u / width;
   for (uint round = 0u; round < rounds; ++round) {
     if (piece == round) {
       if (lane == 0u) {
-        before = restart ? kIdentity : seed;
-        folded = ADD(before, value);
+        before = restart ? identity() : seed;
+        folded = combine(before, value);
       }
       for (uint j = 1u; j < width; ++j) {
         ACC_T previous = shuffleUpAcc(folded);
         if (lane == j) {
-          before = restart ? kIdentity : previous;
-          folded = ADD(before, value);
+          before = restart ? identity() : previous;
+          folded = combine(before, value);
         }
       }
       if (lane == width - 1u && rounds > 1u) sChainSeed[chain] = folded;
@@ -124,7 +124,7 @@ void loadNode(RowTask task, out ACC_T v[NODE]) {
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     OFFSET_T k = task.k0 + j;
     bool inside = task.valid && k < OFFSET_T(p.axisLen);
-    v[j] = inside ? loadIn(task.inLine + k * toOffset(p.inAxisStride)) : kIdentity;
+    v[j] = inside ? loadIn(task.inLine + k * toOffset(p.inAxisStride)) : identity();
   }
 }
 
@@ -143,8 +143,8 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
 
 // Serial sum of the node: its level-1 value.
 ACC_T nodeTotal(ACC_T v[NODE]) {
-  precise ACC_T s = kIdentity;
-  [[unroll]] for (int j = 0; j < NODE; ++j) s = ADD(s, v[j]);
+  precise ACC_T s = identity();
+  [[unroll]] for (int j = 0; j < NODE; ++j) s = combine(s, v[j]);
   return s;
 }
 
@@ -165,7 +165,7 @@ ACC_T workgroupTree(ACC_T nodeTotalValue) {
     if (lastOfGroup) sGroup[t / 16u] = groupTotal;
     barrier();
     // The 16 group totals, chained on places 0..15 (the rest chain nothing).
-    ACC_T group = t < 16u ? sGroup[t] : kIdentity;
+    ACC_T group = t < 16u ? sGroup[t] : identity();
     ACC_T tileTotal;
     ACC_T groupBefore = laneChain(t, group, ((16u * t) & segmentMask) == 0u, tileTotal);
     barrier();
@@ -183,16 +183,16 @@ ACC_T workgroupTree(ACC_T nodeTotalValue) {
 ACC_T nodeCarry(ACC_T tileCarry) {
   uint t = placeInWorkgroup();
   precise ACC_T x = tileCarry;
-  if (kTwoLevels) x = ADD(x, sGroup[t / 16u]);
-  x = ADD(x, gNodeBefore);
+  if (kTwoLevels) x = combine(x, sGroup[t / 16u]);
+  x = combine(x, gNodeBefore);
   return x;
 }
 
 // The node's inclusive serial sums (from the first element) and their total.
 ACC_T scanNode(ACC_T v[NODE], out ACC_T inclusive[NODE]) {
-  precise ACC_T s = kIdentity;
+  precise ACC_T s = identity();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    s = ADD(s, v[j]);
+    s = combine(s, v[j]);
     inclusive[j] = s;
   }
   return s;
@@ -204,9 +204,9 @@ void storeScannedNode(RowTask task, ACC_T inclusive[NODE], ACC_T tileCarry) {
   precise ACC_T x = nodeCarry(tileCarry);
   ACC_T outValues[NODE];
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    precise ACC_T partial = kExclusive ? (j == 0 ? kIdentity : inclusive[j - 1]) : inclusive[j];
-    outValues[j] = ADD(x, partial);
+    precise ACC_T partial = kExclusive ? (j == 0 ? identity() : inclusive[j - 1]) : inclusive[j];
+    outValues[j] = combine(x, partial);
   }
-  if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = ACC_T(0);
+  if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = exclusiveFirst();
   storeNode(task, outValues);
 }

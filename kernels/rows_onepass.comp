@@ -39,16 +39,16 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
   task.valid = true;
   lineOffsets(line, task.inLine, task.outLine);
   uint groups = kWorkgroupSize / 16u;
-  precise ACC_T total = kIdentity;
+  precise ACC_T total = identity();
   for (uint g = 0u; g < groups; ++g) {
-    precise ACC_T group = kIdentity;
+    precise ACC_T group = identity();
     for (uint n = 0u; n < 16u; ++n) {
       task.k0 = OFFSET_T(tile) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T((16u * g + n) * NODE);
       ACC_T v[NODE];
       loadNode(task, v);
-      group = ADD(group, nodeTotal(v));
+      group = combine(group, nodeTotal(v));
     }
-    total = ADD(total, group);
+    total = combine(total, group);
   }
   return total;
 }

@@ -11,5 +11,5 @@ void main() {
   loadNode(task, v);
   ACC_T inclusive[NODE];
   workgroupTree(scanNode(v, inclusive));
-  storeScannedNode(task, inclusive, kIdentity);
+  storeScannedNode(task, inclusive, identity());
 }

@@ -112,7 +112,11 @@ DataType accumulationType(DataType type) noexcept {
   return type == DataType::Float16 || type == DataType::BFloat16 ? DataType::Float32 : type;
 }
 
-Problem normalize(const CumulativeSummationDesc& desc) {
+Problem normalize(const ScanDesc& desc) {
+  if (static_cast<uint32_t>(desc.operation) > static_cast<uint32_t>(ScanOperation::Minimum)) {
+    throw InvalidArgument("operation",
+                          "unknown value " + std::to_string(static_cast<uint32_t>(desc.operation)));
+  }
   checkTensor(desc.input, "input");
   checkTensor(desc.output, "output");
   const TensorDesc& in = desc.input;
@@ -148,8 +152,12 @@ Problem normalize(const CumulativeSummationDesc& desc) {
 
   Problem problem;
   problem.type = in.dataType;
-  problem.exclusive = desc.hasExclusiveSum;
-  problem.firstIsPositiveZero = desc.hasExclusiveSum;
+  problem.operation = desc.operation;
+  problem.signedValues =
+      (desc.operation == ScanOperation::Maximum || desc.operation == ScanOperation::Minimum) &&
+      (in.dataType == DataType::Int32 || in.dataType == DataType::Int64);
+  problem.exclusive = desc.exclusive;
+  problem.firstIsPositiveZero = desc.exclusive;
   problem.empty = in.elementCount() == 0;
   if (problem.empty) return problem;
   problem.inputBytes = in.totalBytes();

@@ -18,6 +18,10 @@ struct LineDim {
 
 struct Problem {
   DataType type = DataType::Float32;
+  ScanOperation operation = ScanOperation::Sum;
+  // Maximum and minimum of INT32 and INT64, which run the unsigned builds:
+  // compare as two's complement.
+  bool signedValues = false;
   uint64_t axisLen = 0;
   // Strides between consecutive traversal elements; negative for
   // AxisDirection::Decreasing, with the bases moved to the last element.
@@ -29,8 +33,9 @@ struct Problem {
   // first) and merged where both layouts allow; empty for a single line.
   std::vector<LineDim> lines;
   bool exclusive = false;
-  // Exclusive user output starts with +0.0; internal carry scans keep the
-  // identity -0.0 so that adding a carry never changes a bit.
+  // Exclusive user output starts with exclusiveFirst (+0.0 for sums);
+  // internal carry scans keep the identity (-0.0 for sums) so that adding a
+  // carry never changes a bit.
   bool firstIsPositiveZero = false;
   bool empty = false;
   // Bytes each tensor spans from its binding's offset (TensorDesc::totalBytes).
@@ -42,7 +47,10 @@ struct Problem {
 
 // Checks `desc` and normalises it. Throws InvalidArgument naming the field.
 // Device capabilities are not consulted here (see Device::createOperator).
-Problem normalize(const CumulativeSummationDesc& desc);
+Problem normalize(const ScanDesc& desc);
+inline Problem normalize(const CumulativeSummationDesc& desc) {
+  return normalize(scanDesc(desc));
+}
 
 // The stride of each dimension in elements: the given strides, or the packed
 // row-major ones; 0 past the rank. The tensor must already be validated

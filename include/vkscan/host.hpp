@@ -85,6 +85,8 @@ VKSCAN_API Device createDevice(const DeviceOptions& options = {});
 // differ from the input's (field "output"), or on a wrapped device without a
 // queue (field "external.queue"); Unsupported when no host-visible memory can
 // hold the buffers; VulkanError. On any failure `output` is unchanged.
+VKSCAN_API void run(const Device& device, const ScanDesc& desc, const void* input, void* output);
+// The same for run(device, scanDesc(desc), input, output).
 VKSCAN_API void run(const Device& device, const CumulativeSummationDesc& desc, const void* input,
                     void* output);
 

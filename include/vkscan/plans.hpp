@@ -94,6 +94,8 @@ struct PlanReport {
 // refuses (InvalidArgument naming the field; Unsupported for FLOAT64 on a
 // profile without shaderFloat64, or a tensor past kMaxTensorBytesWithoutInt64
 // on one without shaderInt64).
+// Every operation of a ScanDesc plans alike.
+VKSCAN_API PlanReport planFor(const ScanDesc& desc, const std::string& profile);
 VKSCAN_API PlanReport planFor(const CumulativeSummationDesc& desc, const std::string& profile);
 
 // The plan `op` records on its own device; profile is the device's name.

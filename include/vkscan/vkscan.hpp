@@ -9,7 +9,8 @@
 //
 // Overview
 //   vkscan::Device            wraps an engine's VkDevice (ExternalDevice)
-//   Device::createOperator()  validates a CumulativeSummationDesc, returns an Operator
+//   Device::createOperator()  validates a CumulativeSummationDesc (or a product,
+//                             maximum or minimum scan: ScanDesc), returns an Operator
 //   Operator::scratchSize()   temporary device memory the operator needs
 //   Operator::record()        records the scan into the caller's command buffer
 //   Operator::describe()      the plan in words (kernels, workgroups, scratch)
@@ -161,6 +162,56 @@ struct CumulativeSummationDesc {
   AxisDirection axisDirection = AxisDirection::Increasing;
   bool hasExclusiveSum = false;
 };
+
+// The scan family: what combines two values, in the canonical order above
+// with "+" replaced by the operation and -0.0 by its identity.
+//   Sum      as described above.
+//   Product  identity 1 (exact: x * 1 == x). Integers wrap modulo 2^bits.
+//            Floats: the same tree of IEEE multiplications, rounded to
+//            nearest-even; FLOAT16 and BFLOAT16 multiply in FP32.
+//   Maximum, Minimum  select one operand, so every type is exact in any
+//            order. Ties go to the later element in traversal order (-0.0
+//            against +0.0 included) and a NaN always wins, so the latest NaN
+//            propagates: PyTorch's cummax and cummin. Identity: -infinity
+//            (Maximum) or +infinity (Minimum) for floats, the type's least or
+//            greatest value for integers (signed types compare signed).
+// Exclusive scans start from the identity (out[0] is the identity; for Sum
+// it is +0.0, as DML).
+enum class ScanOperation : uint32_t { Sum, Product, Maximum, Minimum };
+
+// "SUM", "PRODUCT", "MAXIMUM", "MINIMUM"; "UNKNOWN" outside ScanOperation.
+VKSCAN_API const char* scanOperationName(ScanOperation operation) noexcept;
+
+// As DML_CUMULATIVE_PRODUCT_OPERATOR_DESC (ONNX CumProd, torch.cumprod).
+struct CumulativeProductDesc {
+  TensorDesc input;
+  TensorDesc output;
+  uint32_t axis = 0;
+  AxisDirection axisDirection = AxisDirection::Increasing;
+  bool hasExclusiveProduct = false;
+};
+
+// Any scan of the family; the fields mean what the summation's do. Every
+// operation takes every DataType (DML has no maximum or minimum scan: this
+// is vkscan's own).
+struct ScanDesc {
+  ScanOperation operation = ScanOperation::Sum;
+  TensorDesc input;
+  TensorDesc output;
+  uint32_t axis = 0;
+  AxisDirection axisDirection = AxisDirection::Increasing;
+  bool exclusive = false;
+};
+
+inline ScanDesc scanDesc(const CumulativeSummationDesc& desc) {
+  return {ScanOperation::Sum, desc.input,         desc.output,
+          desc.axis,          desc.axisDirection, desc.hasExclusiveSum};
+}
+
+inline ScanDesc scanDesc(const CumulativeProductDesc& desc) {
+  return {ScanOperation::Product,  desc.input, desc.output, desc.axis, desc.axisDirection,
+          desc.hasExclusiveProduct};
+}
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -328,7 +379,10 @@ class VKSCAN_API Device {
   // do or, without shaderInt64, for an input or output whose totalBytes()
   // exceeds kMaxTensorBytesWithoutInt64 (the message names "input" or
   // "output"), VulkanError if pipeline creation fails. Nothing is recorded.
+  Operator createOperator(const ScanDesc& desc) const;
+  // The same for createOperator(scanDesc(desc)).
   Operator createOperator(const CumulativeSummationDesc& desc) const;
+  Operator createOperator(const CumulativeProductDesc& desc) const;
 
   // vkscan's internals, opaque outside the library.
   struct Impl;
@@ -340,11 +394,13 @@ class VKSCAN_API Device {
   std::shared_ptr<Impl> impl_;
 };
 
-// A validated cumulative summation bound to a device, ready to record.
-// Cheap to copy; keeps the device's internals alive.
+// A validated scan bound to a device, ready to record. Cheap to copy; keeps
+// the device's internals alive.
 class VKSCAN_API Operator {
  public:
-  const CumulativeSummationDesc& desc() const noexcept;
+  // The descriptor it was made from (a summation's or product's as its
+  // ScanDesc).
+  const ScanDesc& desc() const noexcept;
 
   // Bytes of scratch memory record() needs; 0 when it needs none (then the
   // scratch binding may be empty).

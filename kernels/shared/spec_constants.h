@@ -44,7 +44,17 @@
 #define VKSCAN_SPEC_SCALAR_LANES 15
 // bool, interleaved chunk scan stage: a workgroup barrier after every node.
 #define VKSCAN_SPEC_NODE_BARRIER 16
-#define VKSCAN_SPEC_COUNT 17
+// The scan's operation: VKSCAN_OPERATION_* below (kernels/common.glsl
+// combine()).
+#define VKSCAN_SPEC_OPERATION 17
+// bool, maximum and minimum: integers compare as two's complement.
+#define VKSCAN_SPEC_SIGNED_VALUES 18
+#define VKSCAN_SPEC_COUNT 19
+
+#define VKSCAN_OPERATION_SUM 0u
+#define VKSCAN_OPERATION_PRODUCT 1u
+#define VKSCAN_OPERATION_MAXIMUM 2u
+#define VKSCAN_OPERATION_MINIMUM 3u
 
 #ifdef __cplusplus
 #include <array>
@@ -72,7 +82,9 @@ namespace vkscan::detail {
   X(VKSCAN_SPEC_SEGMENT_LENGTH, segmentLength)        \
   X(VKSCAN_SPEC_WIDE_VECTORS, wideVectors)            \
   X(VKSCAN_SPEC_SCALAR_LANES, scalarLanes)            \
-  X(VKSCAN_SPEC_NODE_BARRIER, nodeBarrier)
+  X(VKSCAN_SPEC_NODE_BARRIER, nodeBarrier)            \
+  X(VKSCAN_SPEC_OPERATION, operation)                 \
+  X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)
 
 struct SpecializationData {
 #define VKSCAN_SPEC_FIELD(id, field) uint32_t field;

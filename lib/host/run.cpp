@@ -44,6 +44,10 @@ void releaseFinishedRuns(Device::Impl& device) {
 
 void run(const Device& device, const CumulativeSummationDesc& desc, const void* input,
          void* output) {
+  run(device, scanDesc(desc), input, output);
+}
+
+void run(const Device& device, const ScanDesc& desc, const void* input, void* output) {
   Device::Impl& impl = Device::Access::impl(device);
   Operator op = device.createOperator(desc);
   if (op.dispatchCount() == 0) return;

@@ -50,6 +50,14 @@ void checkSpanWithoutInt64(const TensorDesc& tensor, const char* field,
 }  // namespace
 
 Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
+  return createOperator(scanDesc(desc));
+}
+
+Operator Device::createOperator(const CumulativeProductDesc& desc) const {
+  return createOperator(scanDesc(desc));
+}
+
+Operator Device::createOperator(const ScanDesc& desc) const {
   detail::PlanLimits limits = impl_->planLimits();
   if (auto kept = impl_->operators->find(desc, impl_->tuning, limits)) {
     return Operator(std::move(kept));
@@ -89,7 +97,7 @@ Operator Device::createOperator(const CumulativeSummationDesc& desc) const {
 
 Operator::Operator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-const CumulativeSummationDesc& Operator::desc() const noexcept {
+const ScanDesc& Operator::desc() const noexcept {
   return impl_->desc;
 }
 

@@ -24,25 +24,26 @@ bool sameTensor(const TensorDesc& a, const TensorDesc& b) {
 
 }  // namespace
 
-size_t OperatorCache::DescHash::operator()(const CumulativeSummationDesc* desc) const noexcept {
+size_t OperatorCache::DescHash::operator()(const ScanDesc* desc) const noexcept {
   uint64_t hash = 0xcbf29ce484222325u;
   hash = mixTensor(hash, desc->input);
   hash = mixTensor(hash, desc->output);
   hash = mix(hash, desc->axis);
   hash = mix(hash, static_cast<uint64_t>(desc->axisDirection));
-  hash = mix(hash, desc->hasExclusiveSum ? 1u : 0u);
+  hash = mix(hash, desc->exclusive ? 1u : 0u);
+  hash = mix(hash, static_cast<uint64_t>(desc->operation));
   return static_cast<size_t>(hash);
 }
 
-bool OperatorCache::DescEqual::operator()(const CumulativeSummationDesc* a,
-                                          const CumulativeSummationDesc* b) const noexcept {
+bool OperatorCache::DescEqual::operator()(const ScanDesc* a, const ScanDesc* b) const noexcept {
   return sameTensor(a->input, b->input) && sameTensor(a->output, b->output) && a->axis == b->axis &&
-         a->axisDirection == b->axisDirection && a->hasExclusiveSum == b->hasExclusiveSum;
+         a->axisDirection == b->axisDirection && a->exclusive == b->exclusive &&
+         a->operation == b->operation;
 }
 
 OperatorCache::OperatorCache(size_t capacity) : capacity_(capacity) {}
 
-std::shared_ptr<const Operator::Impl> OperatorCache::find(const CumulativeSummationDesc& desc,
+std::shared_ptr<const Operator::Impl> OperatorCache::find(const ScanDesc& desc,
                                                           const Tuning& tuning,
                                                           const PlanLimits& limits) {
   if (capacity_ == 0) return nullptr;

@@ -24,8 +24,8 @@ class OperatorCache {
   // The operator made for a descriptor equal to `desc` under the same
   // tuning and limits (vkscan's tests change a device's tuning to reach
   // every kernel family, and expect the plans to follow), or null.
-  std::shared_ptr<const Operator::Impl> find(const CumulativeSummationDesc& desc,
-                                             const Tuning& tuning, const PlanLimits& limits);
+  std::shared_ptr<const Operator::Impl> find(const ScanDesc& desc, const Tuning& tuning,
+                                             const PlanLimits& limits);
 
   // Keeps `op`, made under `tuning` and `limits`, unless an operator for an
   // equal descriptor is kept already (two threads made it at once).
@@ -47,17 +47,16 @@ class OperatorCache {
   using Entries = std::list<Entry>;
   // Keys point at each entry's own descriptor (Operator::Impl::desc).
   struct DescHash {
-    size_t operator()(const CumulativeSummationDesc* desc) const noexcept;
+    size_t operator()(const ScanDesc* desc) const noexcept;
   };
   struct DescEqual {
-    bool operator()(const CumulativeSummationDesc* a,
-                    const CumulativeSummationDesc* b) const noexcept;
+    bool operator()(const ScanDesc* a, const ScanDesc* b) const noexcept;
   };
 
   size_t capacity_;
   mutable std::mutex mutex_;
   Entries entries_;  // most recently used first
-  std::unordered_map<const CumulativeSummationDesc*, Entries::iterator, DescHash, DescEqual> index_;
+  std::unordered_map<const ScanDesc*, Entries::iterator, DescHash, DescEqual> index_;
 };
 
 }  // namespace vkscan::detail

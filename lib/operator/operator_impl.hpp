@@ -16,7 +16,7 @@ std::string describeDispatch(const Dispatch& dispatch);
 
 struct VKSCAN_HIDDEN Operator::Impl {
   std::shared_ptr<Device::Impl> device;
-  CumulativeSummationDesc desc;
+  ScanDesc desc;
   detail::Plan plan;
   std::vector<VkPipeline> pipelines;  // one per plan dispatch
   // For an output bound to the input, if the plan has a look-back pass: the

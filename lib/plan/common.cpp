@@ -35,10 +35,11 @@ const char* stageName(Stage stage) noexcept {
 namespace {
 
 auto tied(const PipelineKey& k) {
-  return std::tie(k.stage, k.type, k.exclusive, k.vectorLoads, k.reverse, k.wideVectors,
-                  k.partialNodes, k.fullNodes, k.lineDims, k.chunked, k.laneVectors, k.scalarLanes,
-                  k.lookbackPolls, k.inPlace, k.touchAhead, k.rowsPerIteration, k.nodeBarrier,
-                  k.segmentLength, k.workgroupSize, k.storageBuffers, k.texelInput);
+  return std::tie(k.stage, k.type, k.operation, k.signedValues, k.exclusive, k.vectorLoads,
+                  k.reverse, k.wideVectors, k.partialNodes, k.fullNodes, k.lineDims, k.chunked,
+                  k.laneVectors, k.scalarLanes, k.lookbackPolls, k.inPlace, k.touchAhead,
+                  k.rowsPerIteration, k.nodeBarrier, k.segmentLength, k.workgroupSize,
+                  k.storageBuffers, k.texelInput);
 }
 
 auto tied(const PlanLimits& l) {

@@ -8,6 +8,7 @@
 #include <vkscan/vkscan.hpp>
 
 #include "scan_params.h"
+#include "spec_constants.h"
 
 namespace vkscan::detail {
 
@@ -75,6 +76,12 @@ inline uint32_t segmentNodes(uint32_t length) {
   return nodes < 2 ? 2 : nodes;
 }
 
+static_assert(static_cast<uint32_t>(ScanOperation::Sum) == VKSCAN_OPERATION_SUM &&
+                  static_cast<uint32_t>(ScanOperation::Product) == VKSCAN_OPERATION_PRODUCT &&
+                  static_cast<uint32_t>(ScanOperation::Maximum) == VKSCAN_OPERATION_MAXIMUM &&
+                  static_cast<uint32_t>(ScanOperation::Minimum) == VKSCAN_OPERATION_MINIMUM,
+              "the kernels number operations as ScanOperation does");
+
 enum class BufferRole : uint8_t { None, Input, Output, Scratch };
 
 // Everything that selects a pipeline. Two dispatches with equal keys share
@@ -82,6 +89,10 @@ enum class BufferRole : uint8_t { None, Input, Output, Scratch };
 struct PipelineKey {
   Stage stage = Stage::RowsScan;
   DataType type = DataType::Float32;  // the kernel's storage type
+  // ScanOperation as a number (kernels: VKSCAN_OPERATION_*), and whether
+  // maximum and minimum compare integers as signed (Problem::signedValues).
+  uint32_t operation = VKSCAN_OPERATION_SUM;
+  bool signedValues = false;
   bool exclusive = false;
   bool vectorLoads = false;
   // With vectorLoads, or in realigned stages: the axis runs down through

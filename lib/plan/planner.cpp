@@ -98,6 +98,8 @@ bool linesInterleavable(const Problem& p, uint64_t inOffset, uint64_t outOffset)
 Problem carryProblem(const Problem& p, uint64_t chunks, int64_t axisStride, LineDim lines) {
   Problem q;
   q.type = accumulationType(p.type);
+  q.operation = p.operation;
+  q.signedValues = p.signedValues;
   q.axisLen = chunks;
   q.inAxisStride = axisStride;
   q.outAxisStride = axisStride;
@@ -140,6 +142,8 @@ Dispatch Planner::makeDispatch(Stage stage, const Problem& p, BufferRole in, uin
   Dispatch d;
   d.pipeline.stage = stage;
   d.pipeline.type = p.type;
+  d.pipeline.operation = static_cast<uint32_t>(p.operation);
+  d.pipeline.signedValues = p.signedValues;
   d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
                                          stage == Stage::ChunkScanInterleaved ||
                                          stage == Stage::ChunkScanRealigned || looksBack(stage));

@@ -14,8 +14,7 @@
 namespace vkscan {
 namespace {
 
-PlanReport reportOf(const detail::Plan& plan, const CumulativeSummationDesc& desc,
-                    std::string profile) {
+PlanReport reportOf(const detail::Plan& plan, const ScanDesc& desc, std::string profile) {
   using detail::BufferRole;
   PlanReport report;
   report.profile = std::move(profile);
@@ -57,7 +56,7 @@ const DeviceProfile& findProfile(const std::string& name) {
 }
 
 // As createOperator()'s checks of what the device can do.
-void checkProfileSupports(const CumulativeSummationDesc& desc, const DeviceProfile& profile) {
+void checkProfileSupports(const ScanDesc& desc, const DeviceProfile& profile) {
   if (desc.input.dataType == DataType::Float64 && !profile.shaderFloat64) {
     throw Unsupported(std::string("input.dataType: FLOAT64 is not supported by profile ") +
                       profile.name + " (FLOAT64 needs shaderFloat64)");
@@ -97,6 +96,10 @@ void appendString(std::string& text, const std::string& value) {
 }  // namespace
 
 PlanReport planFor(const CumulativeSummationDesc& desc, const std::string& profileName) {
+  return planFor(scanDesc(desc), profileName);
+}
+
+PlanReport planFor(const ScanDesc& desc, const std::string& profileName) {
   const DeviceProfile& profile = findProfile(profileName);
   detail::Problem problem = detail::normalize(desc);
   checkProfileSupports(desc, profile);

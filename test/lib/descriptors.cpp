@@ -32,4 +32,10 @@ std::string describe(const CumulativeSummationDesc& desc) {
          (desc.hasExclusiveSum ? " exclusive" : " inclusive");
 }
 
+std::string describe(const ScanDesc& desc) {
+  CumulativeSummationDesc geometry{desc.input, desc.output, desc.axis, desc.axisDirection,
+                                   desc.exclusive};
+  return std::string(scanOperationName(desc.operation)) + " " + describe(geometry);
+}
+
 }  // namespace vkscan::test

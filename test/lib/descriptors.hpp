@@ -19,5 +19,6 @@ uint32_t vectorElements(DataType type);
 // One line naming type, sizes, strides, axis, direction and exclusivity, for
 // CAPTURE: a failure message is then enough to reproduce the case.
 std::string describe(const CumulativeSummationDesc& desc);
+std::string describe(const ScanDesc& desc);  // the same, after the operation's name
 
 }  // namespace vkscan::test

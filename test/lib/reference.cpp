@@ -2,73 +2,106 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace vkscan::test {
 namespace {
 
 template <typename T>
-T identity() {
-  if constexpr (std::is_floating_point_v<T>) {
-    return -T(0);
-  } else {
-    return T(0);
+T identity(ScanOperation op) {
+  constexpr bool kFloat = std::is_floating_point_v<T>;
+  switch (op) {
+    case ScanOperation::Product:
+      return T(1);
+    case ScanOperation::Maximum:
+      return kFloat ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    case ScanOperation::Minimum:
+      return kFloat ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    default:
+      return kFloat ? -T(0) : T(0);
   }
 }
 
 template <typename T>
-T add(T a, T b) {
+bool isNan(T value) {
   if constexpr (std::is_floating_point_v<T>) {
-    volatile T sum = a + b;  // no excess precision, no contraction
-    return sum;
+    return std::isnan(value);
+  } else {
+    return false;
+  }
+}
+
+// One "+" of the canonical order, for `op`: `earlier` is the running value.
+template <typename T>
+T combine(ScanOperation op, T earlier, T later) {
+  switch (op) {
+    case ScanOperation::Maximum:
+    case ScanOperation::Minimum: {
+      // The later operand wins ties; a NaN always wins.
+      bool ordered = op == ScanOperation::Maximum ? later >= earlier : later <= earlier;
+      return isNan(later) || (!isNan(earlier) && ordered) ? later : earlier;
+    }
+    default:
+      break;
+  }
+  bool product = op == ScanOperation::Product;
+  if constexpr (std::is_floating_point_v<T>) {
+    volatile T result = product ? earlier * later : earlier + later;  // no excess precision
+    return result;
   } else {
     using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+    // Promoted to at least unsigned int, so that 16-bit-free wrapping is defined.
+    using Wide = std::conditional_t<sizeof(U) < sizeof(unsigned), unsigned, U>;
+    Wide a = static_cast<U>(earlier);
+    Wide b = static_cast<U>(later);
+    return static_cast<T>(static_cast<U>(product ? a * b : a + b));
   }
 }
 
 template <typename T>
-T serialSum(const std::vector<T>& values, size_t begin, size_t end) {
-  T sum = identity<T>();
-  for (size_t i = begin; i < end; ++i) sum = add(sum, values[i]);
-  return sum;
+T serialFold(ScanOperation op, const std::vector<T>& values, size_t begin, size_t end) {
+  T result = identity<T>(op);
+  for (size_t i = begin; i < end; ++i) result = combine(op, result, values[i]);
+  return result;
 }
 
 // The canonical order, level by level.
 template <typename T>
-std::vector<T> canonicalScan(const std::vector<T>& x, bool exclusive) {
+std::vector<T> canonicalScan(ScanOperation op, const std::vector<T>& x, bool exclusive) {
   const size_t B = 16;
   std::vector<std::vector<T>> level{x};
   do {
     const std::vector<T>& below = level.back();
     std::vector<T> above((below.size() + B - 1) / B);
     for (size_t q = 0; q < above.size(); ++q) {
-      above[q] = serialSum(below, q * B, std::min(below.size(), q * B + B));
+      above[q] = serialFold(op, below, q * B, std::min(below.size(), q * B + B));
     }
     level.push_back(above);
   } while (level.back().size() > 1);
 
-  // carry[k][p]: X_k(p). The top level has one node and carry -0.
+  // carry[k][p]: X_k(p). The top level has one node and the identity as carry.
   size_t top = level.size() - 1;
   std::vector<std::vector<T>> carry(level.size());
-  carry[top] = {identity<T>()};
+  carry[top] = {identity<T>(op)};
   for (size_t k = top; k-- > 1;) {
     carry[k].resize(level[k].size());
     for (size_t p = 0; p < level[k].size(); ++p) {
-      carry[k][p] = add(carry[k + 1][p / B], serialSum(level[k], p / B * B, p));
+      carry[k][p] = combine(op, carry[k + 1][p / B], serialFold(op, level[k], p / B * B, p));
     }
   }
   std::vector<T> out(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
     size_t end = exclusive ? i : i + 1;
-    out[i] = add(carry[1][i / B], serialSum(x, i / B * B, end));
+    out[i] = combine(op, carry[1][i / B], serialFold(op, x, i / B * B, end));
   }
-  if (exclusive && !out.empty()) out[0] = T(0);
+  // DML's exclusive sum starts with +0.0; the other operations with their identity.
+  if (exclusive && !out.empty()) out[0] = op == ScanOperation::Sum ? T(0) : identity<T>(op);
   return out;
 }
 
 template <typename Stored, typename Acc>
-void scanTensor(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
+void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
                 std::vector<uint8_t>& output, Acc (*load)(Stored), Stored (*store)(Acc)) {
   const std::vector<uint32_t>& sizes = desc.input.sizes;
   size_t rank = sizes.size();
@@ -103,7 +136,7 @@ void scanTensor(const CumulativeSummationDesc& desc, const std::vector<uint8_t>&
                   sizeof(Stored));
       line[k] = load(value);
     }
-    std::vector<Acc> scanned = canonicalScan(line, desc.hasExclusiveSum);
+    std::vector<Acc> scanned = canonicalScan(desc.operation, line, desc.exclusive);
     for (uint32_t k = 0; k < n; ++k) {
       uint64_t i = reverse ? n - 1 - k : k;
       Stored value = store(scanned[k]);
@@ -188,6 +221,11 @@ uint16_t floatToBfloat16(float value) {
 
 void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
                      std::vector<uint8_t>& output) {
+  referenceScan(scanDesc(desc), input, output);
+}
+
+void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                   std::vector<uint8_t>& output) {
   switch (desc.input.dataType) {
     case DataType::Float32:
       return scanTensor<float, float>(desc, input, output, same, same);

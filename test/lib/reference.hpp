@@ -1,4 +1,5 @@
-// The tests' CPU reference: the canonical summation order of
+// The tests' CPU reference: the canonical order (sum, product, maximum and
+// minimum) of
 // include/vkscan/vkscan.hpp written as directly as possible (whole levels
 // of the tree, one after another), sharing no code with the library.
 #pragma once
@@ -23,5 +24,8 @@ uint16_t floatToBfloat16(float value);
 // left as they are).
 void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
                      std::vector<uint8_t>& output);
+// The same for any operation of the family.
+void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                   std::vector<uint8_t>& output);
 
 }  // namespace vkscan::test

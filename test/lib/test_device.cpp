@@ -1,5 +1,6 @@
 #include "test_device.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -192,9 +193,9 @@ ExternalDevice externalDeviceOf(const Device& engine) {
   return external;
 }
 
-std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
-                                 const std::vector<uint8_t>& input, bool inPlace,
-                                 const std::vector<uint8_t>& initialOutput, Device& device) {
+std::vector<uint8_t> runOnDevice(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                                 bool inPlace, const std::vector<uint8_t>& initialOutput,
+                                 Device& device) {
   if (inPlace) {
     std::vector<uint8_t> buffer = input;
     run(device, desc, buffer.data(), buffer.data());
@@ -204,6 +205,12 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
   output.resize(desc.output.totalBytes());
   run(device, desc, input.data(), output.data());
   return output;
+}
+
+std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
+                                 const std::vector<uint8_t>& input, bool inPlace,
+                                 const std::vector<uint8_t>& initialOutput, Device& device) {
+  return runOnDevice(scanDesc(desc), input, inPlace, initialOutput, device);
 }
 
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
@@ -243,6 +250,78 @@ std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed
       default:
         std::memcpy(&bytes[i * size], &bits, size);
         break;
+    }
+  }
+  return bytes;
+}
+
+}  // namespace vkscan::test
+
+namespace vkscan::test {
+namespace {
+
+template <typename T>
+void put(std::vector<uint8_t>& bytes, uint64_t i, T value) {
+  std::memcpy(&bytes[i * sizeof(T)], &value, sizeof(T));
+}
+
+// A float operand as `type` stores it.
+void putFloat(std::vector<uint8_t>& bytes, uint64_t i, DataType type, double value) {
+  switch (type) {
+    case DataType::Float32:
+      return put(bytes, i, static_cast<float>(value));
+    case DataType::Float16:
+      return put(bytes, i, floatToHalf(static_cast<float>(value)));
+    case DataType::BFloat16:
+      return put(bytes, i, floatToBfloat16(static_cast<float>(value)));
+    default:
+      return put(bytes, i, value);
+  }
+}
+
+bool isFloat(DataType type) {
+  return type == DataType::Float32 || type == DataType::Float16 || type == DataType::BFloat16 ||
+         type == DataType::Float64;
+}
+
+}  // namespace
+
+std::vector<uint8_t> randomOperands(ScanOperation operation, DataType type, uint64_t count,
+                                    uint64_t seed) {
+  if (operation == ScanOperation::Sum) return randomElements(type, count, seed);
+  std::mt19937_64 rng(seed);
+  size_t size = dataTypeSize(type);
+  std::vector<uint8_t> bytes(((count * size) + 3) & ~uint64_t{3});
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-8, 8);
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t bits = rng();
+    double sign = (bits & 1) ? -1.0 : 1.0;
+    if (operation == ScanOperation::Product) {
+      if (isFloat(type)) {
+        putFloat(bytes, i, type, sign * (1.0 + (unit(rng) - 0.5) / 32.0));
+      } else {
+        // Odd factors keep wrapped products from reaching 0 for good.
+        uint64_t factor = (bits >> 8) % 64 == 0 ? bits >> 1 : (bits >> 1) | 1u;
+        std::memcpy(&bytes[i * size], &factor, size);
+      }
+      continue;
+    }
+    // Maximum and minimum: many ties, zeros of both signs, infinities and a
+    // few NaNs of both signs, to exercise every rule of the selection.
+    uint64_t kind = (bits >> 8) % 4096;
+    if (isFloat(type)) {
+      double value = std::ldexp(1.0 + std::floor(unit(rng) * 4.0) / 4.0, exponent(rng)) * sign;
+      if (type == DataType::Float16) value /= 16.0;
+      if (kind < 1024) value = sign * 0.0;
+      if (kind == 1024) value = sign * INFINITY;
+      if (kind == 1025) value = sign * NAN;
+      putFloat(bytes, i, type, value);
+    } else {
+      // Small values of either sign (ties) or any bits (the extremes).
+      uint64_t value =
+          kind < 2048 ? static_cast<uint64_t>(static_cast<int64_t>(kind % 17) - 8) : rng();
+      std::memcpy(&bytes[i * size], &value, size);
     }
   }
   return bytes;

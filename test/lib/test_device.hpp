@@ -99,6 +99,9 @@ class ScopedRestore {
 
 // Runs desc through run() on the profile's device. For in place the
 // input must be laid out exactly as the output.
+std::vector<uint8_t> runOnDevice(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                                 bool inPlace, const std::vector<uint8_t>& initialOutput,
+                                 Device& device);
 std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
                                  const std::vector<uint8_t>& initialOutput,
@@ -112,5 +115,12 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
 // mantissas and exponents in [-8, 8] (so partial sums never go subnormal,
 // which some devices flush), integers over their full range.
 std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed);
+
+// Operands for `operation`: randomElements() for sums; factors near +-1 for
+// products (odd integers, so that wrapped products rarely reach 0); for
+// maximum and minimum, values with many ties, a quarter zeros of both signs,
+// and a few infinities and NaNs.
+std::vector<uint8_t> randomOperands(ScanOperation operation, DataType type, uint64_t count,
+                                    uint64_t seed);
 
 }  // namespace vkscan::test

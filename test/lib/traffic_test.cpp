@@ -234,7 +234,7 @@ Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t se
                     uint64_t seed) {
   Device::Impl& impl = Device::Access::impl(device);
   const Operator::Impl& opImpl = Device::Access::impl(op);
-  const CumulativeSummationDesc& desc = op.desc();
+  const ScanDesc& desc = op.desc();
   uint64_t inBytes = desc.input.totalBytes();
   uint64_t outBytes = desc.output.totalBytes();
   uint64_t scratchBytes = std::max<uint64_t>(op.scratchSize(), 16);
