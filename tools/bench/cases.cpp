@@ -62,16 +62,26 @@ std::string Case::typeText() const {
   return "?";
 }
 
-CumulativeSummationDesc Case::desc() const {
-  CumulativeSummationDesc desc;
+ScanDesc Case::desc() const {
+  ScanDesc desc;
+  desc.operation = operation;
   desc.input.dataType = type;
   desc.input.sizes = sizes;
   desc.output = desc.input;
   desc.axis = axis;
   desc.axisDirection = decreasing ? AxisDirection::Decreasing : AxisDirection::Increasing;
-  desc.hasExclusiveSum = exclusive;
+  desc.exclusive = exclusive;
   return desc;
 }
+
+namespace {
+
+Case withOperation(Case c, ScanOperation operation) {
+  c.operation = operation;
+  return c;
+}
+
+}  // namespace
 
 std::vector<Case> caseMatrix(bool quick) {
   using T = DataType;
@@ -117,6 +127,11 @@ std::vector<Case> caseMatrix(bool quick) {
       {"rows_31x4097", T::Float32, {quick ? 3u : 31u, 4097u}, 1},
       {"1d_50257_dec", T::Float32, {quick ? 4097u : 50257u}, 0, false, true},
   };
+  // The scan family's other operations, on the kernels of the sums.
+  cases.push_back(withOperation({"1d_16m_prod", T::Float32, {quick ? 1u << 18 : m16}, 0},
+                                ScanOperation::Product));
+  cases.push_back(withOperation({"1d_16m_max", T::Float32, {quick ? 1u << 18 : m16}, 0},
+                                ScanOperation::Maximum));
   return cases;
 }
 
@@ -136,6 +151,10 @@ std::vector<Case> gpuMatrix(bool quick) {
       {"columns_16k", T::Float32, {side, side}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
+      withOperation({"1d_256m_prod", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
+                    ScanOperation::Product),
+      withOperation({"1d_256m_max", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
+                    ScanOperation::Maximum),
   };
 }
 

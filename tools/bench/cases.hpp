@@ -17,6 +17,7 @@ struct Case {
   bool decreasing = false;
   bool inPlace = false;
   bool latency = false;  // reported in µs rather than GB/s
+  ScanOperation operation = ScanOperation::Sum;
 
   uint64_t elementCount() const;
   uint64_t bytes() const;  // one tensor
@@ -28,7 +29,7 @@ struct Case {
   std::string shapeText() const;  // "4096x4096"
   std::string flagsText() const;  // "inclusive", "exclusive+decreasing", "inclusive+inplace"
   std::string typeText() const;   // "f32", "f16", "u64"
-  CumulativeSummationDesc desc() const;
+  ScanDesc desc() const;
 };
 
 // --quick shrinks every shape so the whole run is a smoke test.

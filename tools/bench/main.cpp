@@ -64,7 +64,8 @@ Options:
                 of the benchmark's own Vulkan use, whose timings it makes meaningless
   --gpu-matrix  the GPU matrix of issue 47 instead of the default cases: 1-D FLOAT32 2^20,
                 2^24, 2^28, UINT64 2^27, FLOAT16 2^28, [16384,16384] along each axis,
-                [2^24,16] along 1 and latency [1,1,3,4] (--quick: smaller stand-ins);
+                [2^24,16] along 1, latency [1,1,3,4], and the FLOAT32 2^28 product and
+                maximum (--quick: smaller stand-ins);
                 each case also times vkCmdCopyBuffer of its bytes, the CPU scan is not
                 timed (its reference still checks every result), and --csv prints
                 the matrix's own columns
@@ -605,7 +606,9 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   size_t naiveWords = 0;
   const uint32_t* naiveSpirv =
       naiveKernel(c.type, gpu.capabilities().storageBuffer16BitAccess, naiveWords);
-  bool naiveRuns = naiveSpirv != nullptr && c.axisLen() <= kLoopLimit;
+  // The naive kernel and the CPU scan are sums.
+  const bool sum = c.operation == ScanOperation::Sum;
+  bool naiveRuns = sum && naiveSpirv != nullptr && c.axisLen() <= kLoopLimit;
   if (naiveRuns) naiveOut = tensor(allocation);
   if (op.scratchSize() > 0) scratch = tensor(op.scratchSize());
   // The GPU matrix's second roof: the driver's copy of the same bytes.
@@ -676,7 +679,7 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   if (naiveRuns) methods.push_back({"naive", [&] { return gpu.submit(*naiveCommands); }, {}});
   // The GPU matrix times no CPU scan: at 2^28 elements its rounds would take
   // a minute of the GPU check's budget to measure what no GPU user compares.
-  const bool timeCpu = !options.gpuMatrix;
+  const bool timeCpu = sum && !options.gpuMatrix;
   if (timeCpu) {
     methods.push_back({"cpu",
                        [&] {
@@ -761,7 +764,7 @@ FirstUse measureFirstUse(const DeviceOptions& deviceOptions, const Options& opti
   auto start = Clock::now();
   Device device = createDevice(deviceOptions);
   use.deviceMs = nsSince(start) / 1e6;
-  CumulativeSummationDesc desc = c.desc();
+  ScanDesc desc = c.desc();
   start = Clock::now();
   Operator op = device.createOperator(desc);
   use.createMs = nsSince(start) / 1e6;

@@ -10,6 +10,9 @@ the standard library; scripts/gpu-check.sh runs it on the GPU machine.
 
 UINT64 runs as int64: CUDA cumsum has no uint64 kernel in the torch releases
 we know, and two's-complement wrapping sums give the same bits either way.
+The product and maximum cases time torch.cumprod and torch.cummax (which
+also writes int64 indices: PyTorch has no values-only form) in the same
+columns as cumsum.
 """
 
 import argparse
@@ -28,6 +31,8 @@ CASES = [
     ("columns_16k", "float32", [16384, 16384], 0),
     ("short_rows_16m", "float32", [1 << 24, 16], 1),
     ("latency", "float32", [1, 1, 3, 4], 3),
+    ("1d_256m_prod", "float32", [1 << 28], 0),
+    ("1d_256m_max", "float32", [1 << 28], 0),
 ]
 # vkscan-bench's dtype names, for joining the two CSVs.
 VKSCAN_TYPE = {"float32": "f32", "int64": "u64", "float16": "f16"}
@@ -89,7 +94,16 @@ def main():
         y = torch.empty_like(x)
         # Latency: many more runs, as vkscan-bench takes 10 x for its latency case.
         repeat = args.repeat * (10 if case == "latency" else 1)
-        scan_us = median_us(torch, lambda: torch.cumsum(x, axis, out=y), args.warmup, repeat)
+        if case.endswith("_prod"):
+            # Factors near 1, as vkscan-bench's, so the products stay finite.
+            x = x.mul_(1.0 / 512).add_(1.0)
+            scan = lambda: torch.cumprod(x, axis, out=y)
+        elif case.endswith("_max"):
+            indices = torch.empty(sizes, dtype=torch.int64, device=device)
+            scan = lambda: torch.cummax(x, axis, out=(y, indices))
+        else:
+            scan = lambda: torch.cumsum(x, axis, out=y)
+        scan_us = median_us(torch, scan, args.warmup, repeat)
         copy_us = median_us(torch, lambda: y.copy_(x), args.warmup, repeat)
         moved = 2 * x.numel() * x.element_size()
         rows.append({
