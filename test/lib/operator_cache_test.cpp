@@ -73,6 +73,19 @@ TEST_CASE("operator cache: an equal descriptor gets the kept operator, any diffe
     CHECK(changed.desc().output.strides == desc.output.strides);
   }
   CHECK(sameOperator(device.createOperator(baseDesc()), first));
+
+  // The operation is part of the key: each gets an operator of its own.
+  for (ScanOperation operation :
+       {ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum}) {
+    CAPTURE(scanOperationName(operation));
+    ScanDesc desc = scanDesc(baseDesc());
+    desc.operation = operation;
+    Operator changed = device.createOperator(desc);
+    CHECK_FALSE(sameOperator(changed, first));
+    CHECK(changed.desc().operation == operation);
+    CHECK(sameOperator(device.createOperator(desc), changed));
+  }
+  CHECK(device.createOperator(baseDesc()).desc().operation == ScanOperation::Sum);
 }
 
 TEST_CASE("operator cache: past its capacity the least recently used goes") {

@@ -22,8 +22,7 @@ CumulativeSummationDesc valid() {
 
 // createOperator throws InvalidArgument whose field() is `field` and whose
 // message mentions `mentions`.
-void expectRejected(const CumulativeSummationDesc& desc, const std::string& field,
-                    const std::string& mentions) {
+void expectRejected(const ScanDesc& desc, const std::string& field, const std::string& mentions) {
   CAPTURE(field);
   try {
     test::testDevice().createOperator(desc);
@@ -37,7 +36,38 @@ void expectRejected(const CumulativeSummationDesc& desc, const std::string& fiel
   }
 }
 
+void expectRejected(const CumulativeSummationDesc& desc, const std::string& field,
+                    const std::string& mentions) {
+  expectRejected(scanDesc(desc), field, mentions);
+}
+
 }  // namespace
+
+TEST_CASE("reject: an operation outside ScanOperation") {
+  ScanDesc desc = scanDesc(valid());
+  desc.operation = static_cast<ScanOperation>(4);
+  expectRejected(desc, "operation", "unknown value 4");
+  CHECK(std::string(scanOperationName(desc.operation)) == "UNKNOWN");
+  CHECK(std::string(scanOperationName(ScanOperation::Sum)) == "SUM");
+  CHECK(std::string(scanOperationName(ScanOperation::Product)) == "PRODUCT");
+  CHECK(std::string(scanOperationName(ScanOperation::Maximum)) == "MAXIMUM");
+  CHECK(std::string(scanOperationName(ScanOperation::Minimum)) == "MINIMUM");
+}
+
+TEST_CASE("reject: the other operations refuse what sums refuse, naming the same field") {
+  for (ScanOperation operation :
+       {ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum}) {
+    CAPTURE(scanOperationName(operation));
+    ScanDesc desc = scanDesc(valid());
+    desc.operation = operation;
+    desc.output.dataType = DataType::Float64;
+    expectRejected(desc, "output.dataType", "differs from input.dataType");
+    desc = scanDesc(valid());
+    desc.operation = operation;
+    desc.axis = 3;
+    expectRejected(desc, "axis", "is 3");
+  }
+}
 
 TEST_CASE("reject: rank 0") {
   CumulativeSummationDesc desc = valid();
