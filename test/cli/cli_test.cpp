@@ -142,9 +142,10 @@ struct ScanRun {
   int major = 1;
 };
 
-// Runs `vkscan cumsum` on random data of case `c` and checks the output
+// Runs `vkscan <c.command>` on random data of case `c` and checks the output
 // file against the reference, and that the input is unchanged.
 void checkScan(const ScanCase& c, const ScanRun& run = {}) {
+  CAPTURE(c.command);
   CAPTURE(typeName(c.type));
   CAPTURE(npy::formatShape(c.shape));
   CAPTURE(c.fortranOrder);
@@ -155,11 +156,11 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
   CAPTURE(run.inPlace);
   static std::mt19937_64 rng(20261122);
   TempDir dir;
-  const std::string data = randomData(c.type, elementCount(c.shape), rng);
+  const std::string data = randomData(c.command, c.type, elementCount(c.shape), rng);
   const std::string input = npyFor(c, data, run.major);
   writeFile(dir / "in.npy", input);
 
-  std::vector<std::string> args = {"cumsum", dir / "in.npy", dir / "out.npy"};
+  std::vector<std::string> args = {c.command, dir / "in.npy", dir / "out.npy"};
   if (!run.axisArgument.empty()) {
     args.push_back("--axis");
     args.push_back(run.axisArgument);
@@ -180,7 +181,7 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
   CHECK(header.fortranOrder == c.fortranOrder);
   CHECK(header.shape == c.shape);
   const std::string actual = output.substr(size_t(npy::dataOffset(output)));
-  const std::string expected = referenceCumsum(c, data);
+  const std::string expected = referenceScan(c, data);
   REQUIRE(actual.size() == expected.size());
   const size_t size = npy::dtypeSize(c.type);
   for (size_t i = 0; i < expected.size() / size; ++i) {
@@ -315,7 +316,10 @@ TEST_CASE("help: every command has it, before or after the command") {
                                                {"cumsum", "--help"},
                                                {"--help", "cumsum"},
                                                {"demo", "--help"},
-                                               {"info", "-h"}}) {
+                                               {"info", "-h"},
+                                               {"help", "cumprod"},
+                                               {"cummax", "--help"},
+                                               {"-h", "cummin"}}) {
     CAPTURE(args);
     const Result result = runTool(args);
     CHECK(result.code == 0);
@@ -324,6 +328,17 @@ TEST_CASE("help: every command has it, before or after the command") {
   }
   CHECK(contains(runTool({"help", "cumsum"}).out, "--exclusive"));
   CHECK(contains(runTool({"help", "cumsum"}).out, "--input-dtype bfloat16"));
+  // Each scan command says what its exclusive scan starts with.
+  CHECK(contains(runTool({"help", "cumsum"}).out, "(the first output is 0)"));
+  CHECK(contains(runTool({"help", "cumprod"}).out, "is the identity, 1)"));
+  CHECK(contains(runTool({"help", "cummax"}).out,
+                 "is the identity: -inf for floats, the type's least"));
+  CHECK(contains(runTool({"help", "cummin"}).out,
+                 "is the identity: +inf for floats, the type's greatest"));
+  CHECK(contains(runTool({"help", "cummin"}).out, "its indices are not"));
+  for (const char* command : {"cumsum", "cumprod", "cummax", "cummin"}) {
+    CHECK(contains(runTool({"--help"}).out, command));
+  }
   CHECK(runTool({"--version"}).out.rfind("vkscan ", 0) == 0);
   const Result none = runTool({});
   CHECK(none.code == 2);
@@ -401,6 +416,91 @@ TEST_CASE("cumsum: an empty array gives an empty array") {
   checkScan(scanCase(npy::DType::Float32, {3, 0, 2}, false, 1));
   checkScan(scanCase(npy::DType::Float16, {3, 0, 2}, true, 2, true, true));
   checkScan(scanCase(npy::DType::Int32, {0}, false, 0));
+}
+
+// cumprod, cummax and cummin are cumsum's command with another operation:
+// the file handling above holds for them, so each runs on a float and an
+// integer type, forward inclusive along a line that spans two groups of 16
+// and then exclusive and reverse on a Fortran array.
+TEST_CASE("cumprod, cummax, cummin: a float and an integer type, every direction and exclusivity") {
+  const std::pair<const char*, npy::DType> cases[] = {
+      {"cumprod", npy::DType::Float32}, {"cumprod", npy::DType::Int64},
+      {"cummax", npy::DType::Float16},  {"cummax", npy::DType::Int32},
+      {"cummin", npy::DType::Float64},  {"cummin", npy::DType::UInt32},
+  };
+  for (const auto& [command, type] : cases) {
+    ScanCase c = scanCase(type, {3, 37, 2}, false, 1);
+    c.command = command;
+    checkScan(c);
+    // FLOAT16 products of 13 factors of 2^-1..2^1 stay normal.
+    c = scanCase(type, {13, 2, 3}, true, 0, true, true);
+    c.command = command;
+    checkScan(c);
+  }
+  ScanRun inPlace;
+  inPlace.inPlace = true;
+  ScanCase c = scanCase(npy::DType::UInt64, {4, 20}, false, 1, false, true);
+  c.command = "cumprod";
+  checkScan(c, inPlace);
+  c = scanCase(npy::DType::Float32, {5, 6}, true, 1, true, false);
+  c.command = "cummin";
+  checkScan(c, {"-1"});
+}
+
+// Written out by hand: ties go to the later element, so -0.0 and +0.0
+// alternate, and a NaN always wins, the latest one propagating (PyTorch's
+// cummax and cummin values).
+TEST_CASE("cummax, cummin: ties and NaNs, bit for bit") {
+  const uint32_t kNaN = 0x7FC00000, kNegativeNaN = 0xFFC00000;
+  // -0.0, +0.0, -1, -0.0, NaN, 7, -NaN, 9
+  const std::vector<uint32_t> input = {0x80000000, 0x00000000, 0xBF800000,   0x80000000,
+                                       kNaN,       0x40E00000, kNegativeNaN, 0x41100000};
+  struct Run {
+    std::vector<std::string> command;
+    std::vector<uint32_t> expected;
+  };
+  const Run runs[] = {
+      {{"cummax"},
+       {0x80000000, 0x00000000, 0x00000000, 0x80000000, kNaN, kNaN, kNegativeNaN, kNegativeNaN}},
+      {{"cummin"},
+       {0x80000000, 0x00000000, 0xBF800000, 0xBF800000, kNaN, kNaN, kNegativeNaN, kNegativeNaN}},
+      // From 9 down, each output leaving its element out: -inf first.
+      {{"cummax", "--exclusive", "--reverse"},
+       {kNaN, kNaN, kNaN, kNaN, kNegativeNaN, kNegativeNaN, 0x41100000, 0xFF800000}},
+  };
+  TempDir dir;
+  std::string data(input.size() * 4, '\0');
+  std::memcpy(data.data(), input.data(), data.size());
+  writeFile(dir / "in.npy", npyFile(npyDict("<f4", false, "(8,)"), data));
+  for (const Run& run : runs) {
+    CAPTURE(run.command);
+    std::vector<std::string> args = {run.command[0], dir / "in.npy", dir / "out.npy"};
+    args.insert(args.end(), run.command.begin() + 1, run.command.end());
+    const Result result = runTool(args);
+    CHECK(result.err == "");
+    REQUIRE(result.code == 0);
+    const std::string output = readFile(dir / "out.npy");
+    std::vector<uint32_t> actual(input.size());
+    REQUIRE(output.size() - size_t(npy::dataOffset(output)) == actual.size() * 4);
+    std::memcpy(actual.data(), output.data() + npy::dataOffset(output), actual.size() * 4);
+    CHECK(actual == run.expected);
+  }
+}
+
+TEST_CASE("cummax --input-dtype bfloat16: NaNs and ties as FLOAT32's") {
+  TempDir dir;
+  // -0.0, +0.0, 2, NaN, -NaN, 3 as bfloat16 bits.
+  const uint16_t input[] = {0x8000, 0x0000, 0x4000, 0x7FC0, 0xFFC0, 0x4040};
+  const uint16_t expected[] = {0x8000, 0x0000, 0x4000, 0x7FC0, 0xFFC0, 0xFFC0};
+  writeFile(dir / "in.npy", npyFile(npyDict("<u2", false, "(6,)"),
+                                    std::string(reinterpret_cast<const char*>(input), 12)));
+  const Result result =
+      runTool({"cummax", dir / "in.npy", dir / "out.npy", "--input-dtype", "bfloat16"});
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+  const std::string output = readFile(dir / "out.npy");
+  CHECK(output.substr(size_t(npy::dataOffset(output))) ==
+        std::string(reinterpret_cast<const char*>(expected), 12));
 }
 
 TEST_CASE("cumsum: replaces an existing output, keeping its permissions and links") {
@@ -564,6 +664,8 @@ TEST_CASE("cumsum --input-dtype bfloat16: refused on other data, and 2-byte data
   checkFailure(dir, {"cumsum", dir / "u2.npy", dir / "out.npy"}, 2,
                "u2.npy: vkscan does not sum dtype <u2; if it holds bfloat16 bits, pass "
                "--input-dtype bfloat16");
+  checkFailure(dir, {"cumprod", dir / "u2.npy", dir / "out.npy"}, 2,
+               "u2.npy: vkscan does not multiply dtype <u2; if it holds bfloat16 bits");
   checkFailure(dir, {"cumsum", dir / "f4.npy", dir / "out.npy", "--input-dtype", "bfloat16"}, 2,
                "f4.npy: --input-dtype bfloat16 reads 2-byte data (<u2 or <V2), not <f4");
   checkFailure(dir, {"cumsum", dir / "u2.npy", dir / "out.npy", "--input-dtype=float16"}, 2,
@@ -728,6 +830,12 @@ TEST_CASE("reject bad usage") {
   checkFailure(dir, {"cumsum", dir / "in.npy", dir / "a.npy", dir / "b.npy"}, 2, "got 3");
   checkFailure(dir, {"cumsum", dir / "in.npy", dir / "out.npy", "--inclusive"}, 2,
                "cumsum: unknown option '--inclusive'");
+  checkFailure(dir, {"cumprod", dir / "in.npy"}, 2,
+               "cumprod needs an input and an output file, got 1 (see vkscan cumprod --help)");
+  checkFailure(dir, {"cummax", dir / "in.npy", dir / "out.npy", "--inclusive"}, 2,
+               "cummax: unknown option '--inclusive' (see vkscan cummax --help)");
+  checkFailure(dir, {"cummin", dir / "in.npy", dir / "out.npy", "--axis", "2"}, 2,
+               "in.npy: axis 2 is out of range for shape (2, 3) (valid: -2 to 1)");
   checkFailure(dir, {"frobnicate"}, 2, "unknown command 'frobnicate'");
   // "--" before the command used to swallow it: the help, and no error line.
   checkFailure(dir, {"--", "frobnicate"}, 2, "unknown command 'frobnicate'");

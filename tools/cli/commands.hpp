@@ -26,12 +26,17 @@ Device openDevice(const GlobalOptions& global);
 void checkValidation(const Device& device, const GlobalOptions& global);
 
 int demoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
-int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int infoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int planCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
+// cumsum, cumprod, cummax and cummin: one command, the scan's operation its
+// parameter (scan.cpp).
+int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
+                const GlobalOptions& global);
+const char* scanCommandName(ScanOperation operation);
+std::string scanHelp(ScanOperation operation);
+
 extern const char* const kDemoHelp;
-extern const char* const kCumsumHelp;
 extern const char* const kInfoHelp;
 extern const char* const kPlanHelp;
 

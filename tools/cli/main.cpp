@@ -1,8 +1,10 @@
-// vkscan: cumulative sums of .npy files on a Vulkan device, from the shell.
+// vkscan: cumulative sums, products, maxima and minima of .npy files on a
+// Vulkan device, from the shell.
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <new>
 #include <system_error>
@@ -16,12 +18,15 @@ namespace {
 const char* const kHelp =
     "usage: vkscan [--device N] [--validation] <command> [options]\n"
     "\n"
-    "Cumulative sums (prefix scans) along one axis of an array, computed on a\n"
-    "Vulkan device with the semantics of DirectML's cumulative summation.\n"
+    "Cumulative sums, products, maxima and minima (prefix scans) along one axis\n"
+    "of an array, computed on a Vulkan device with the semantics of DirectML's\n"
+    "cumulative summation and product.\n"
     "\n"
     "commands:\n"
     "  cumsum IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
     "                   scan an .npy array and write the result as .npy\n"
+    "  cumprod, cummax, cummin IN.npy OUT.npy [the options of cumsum]\n"
+    "                   the cumulative product, maximum or minimum, likewise\n"
     "  demo             run the examples of the DirectML documentation\n"
     "  info             describe the Vulkan devices and what vkscan can do on them\n"
     "  plan SIZES --axis N --dtype T [--profile NAME] [--json]\n"
@@ -39,17 +44,30 @@ const char* const kHelp =
     "exit status: 0 success, 1 device or I/O failure, 2 bad usage or bad input\n";
 
 struct Command {
-  int (*run)(const std::vector<std::string>&, const GlobalOptions&);
-  const char* help;
+  std::function<int(const std::vector<std::string>&, const GlobalOptions&)> run;
+  std::string help;
 };
 
+Command scan(ScanOperation operation) {
+  return {[operation](const std::vector<std::string>& args, const GlobalOptions& global) {
+            return scanCommand(operation, args, global);
+          },
+          scanHelp(operation)};
+}
+
 const std::map<std::string, Command>& commands() {
-  static const std::map<std::string, Command> table = {
-      {"cumsum", {cumsumCommand, kCumsumHelp}},
-      {"demo", {demoCommand, kDemoHelp}},
-      {"info", {infoCommand, kInfoHelp}},
-      {"plan", {planCommand, kPlanHelp}},
-  };
+  static const std::map<std::string, Command> table = [] {
+    std::map<std::string, Command> all = {
+        {"demo", {demoCommand, kDemoHelp}},
+        {"info", {infoCommand, kInfoHelp}},
+        {"plan", {planCommand, kPlanHelp}},
+    };
+    for (ScanOperation operation : {ScanOperation::Sum, ScanOperation::Product,
+                                    ScanOperation::Maximum, ScanOperation::Minimum}) {
+      all.emplace(scanCommandName(operation), scan(operation));
+    }
+    return all;
+  }();
   return table;
 }
 
@@ -124,7 +142,7 @@ int run(int argc, char** argv) {
     if (args.empty()) {
       std::fputs(kHelp, stdout);
     } else {
-      std::fputs(findCommand(args[0]).help, stdout);
+      std::fputs(findCommand(args[0]).help.c_str(), stdout);
     }
     return kExitSuccess;
   }
@@ -138,7 +156,7 @@ int run(int argc, char** argv) {
   }
   const Command& selected = findCommand(command);
   if (help) {
-    std::fputs(selected.help, stdout);
+    std::fputs(selected.help.c_str(), stdout);
     return kExitSuccess;
   }
   return selected.run(args, global);
@@ -196,7 +214,7 @@ int main(int argc, char** argv) {
     return report(kExitUsage, e.what());
   } catch (const vkscan::Unsupported& e) {
     // What the input asks of the device is refused where it is known
-    // (cumsum); what is left is a missing loader, driver or usable device.
+    // (the scan commands); what is left is a missing loader, driver or usable device.
     return report(kExitFailure, e.what());
   } catch (const vkscan::Error& e) {
     return report(kExitFailure, e.what());

@@ -1,4 +1,5 @@
-// vkscan cumsum: one .npy in, one .npy out, each read or written once.
+// vkscan cumsum, cumprod, cummax and cummin: one .npy in, one .npy out, each
+// read or written once; the commands differ only in the scan's operation.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -17,38 +18,83 @@
 
 namespace vkscan::cli {
 
-const char* const kCumsumHelp =
-    "usage: vkscan cumsum IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
-    "                    [--input-dtype bfloat16]\n"
-    "\n"
-    "Writes to OUT.npy the cumulative sum of the array in IN.npy along one axis,\n"
-    "with the same dtype, shape and memory order (C or Fortran).\n"
-    "\n"
-    "  --axis N      the axis to sum along (default 0); negative counts from the\n"
-    "                last axis, as in numpy: -1 is the last\n"
-    "  --exclusive   leave each element out of its own sum (the first output is 0)\n"
-    "  --reverse     sum from the end of the axis towards its start\n"
-    "  --in-place    compute with the output in the input's memory (same result,\n"
-    "                half the memory)\n"
-    "  --input-dtype bfloat16\n"
-    "                IN.npy holds bfloat16 bits as 2-byte data (dtype <u2, or\n"
-    "                <V2 / |V2), as numpy has no bfloat16: sum them as bfloat16\n"
-    "                (in FP32, rounded once to nearest even) and write OUT.npy\n"
-    "                with the same dtype (|V2 for raw bytes)\n"
-    "\n"
-    "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
-    "(<u2 and <V2 only with --input-dtype bfloat16), 1 to 8 dimensions, each at\n"
-    "most 4294967295. Integers wrap around.\n"
-    "OUT.npy is written to a temporary file in its directory and renamed when\n"
-    "complete, so it is never left partial; IN.npy is only read.\n";
-
 namespace {
 
 // Large enough that the syscall cost vanishes, small enough for smooth
 // progress.
 constexpr size_t kWriteChunk = size_t(16) << 20;
 
-struct CumsumArgs {
+// What the help and the messages of one command say; the rest is shared.
+struct ScanWords {
+  const char* command;
+  const char* noun;  // "the cumulative <noun> of the array"
+  const char* verb;  // "the axis to <verb> along", "vkscan does not <verb> dtype"
+  const char* exclusive;
+  const char* bfloat16;
+  const char* values;
+};
+
+const ScanWords& wordsFor(ScanOperation operation) {
+  static const ScanWords sum = {
+      "cumsum",
+      "sum",
+      "sum",
+      "  --exclusive   leave each element out of its own sum (the first output is 0)\n",
+      "                <V2 / |V2), as numpy has no bfloat16: sum them as bfloat16\n"
+      "                (in FP32, rounded once to nearest even) and write OUT.npy\n"
+      "                with the same dtype (|V2 for raw bytes)\n",
+      "most 4294967295. Integers wrap around.\n"};
+  static const ScanWords product = {
+      "cumprod",
+      "product",
+      "multiply",
+      "  --exclusive   leave each element out of its own product (the first output\n"
+      "                is the identity, 1)\n",
+      "                <V2 / |V2), as numpy has no bfloat16: multiply them as\n"
+      "                bfloat16 (in FP32, rounded once to nearest even) and write\n"
+      "                OUT.npy with the same dtype (|V2 for raw bytes)\n",
+      "most 4294967295. Integers wrap around. Floats are multiplied in vkscan's\n"
+      "canonical order (a radix-16 tree), the same bits on every device.\n"};
+  static const ScanWords maximum = {
+      "cummax",
+      "maximum",
+      "scan",
+      "  --exclusive   leave each element out of its own maximum (the first output\n"
+      "                is the identity: -inf for floats, the type's least value\n"
+      "                for integers)\n",
+      "                <V2 / |V2), as numpy has no bfloat16: compare them as\n"
+      "                bfloat16 and write OUT.npy with the same dtype (|V2 for\n"
+      "                raw bytes)\n",
+      "most 4294967295. Ties go to the later element (-0.0 against +0.0 too) and\n"
+      "a NaN always wins: the values of PyTorch's cummax (its indices are not\n"
+      "computed). Signed integers compare signed.\n"};
+  static const ScanWords minimum = {
+      "cummin",
+      "minimum",
+      "scan",
+      "  --exclusive   leave each element out of its own minimum (the first output\n"
+      "                is the identity: +inf for floats, the type's greatest value\n"
+      "                for integers)\n",
+      "                <V2 / |V2), as numpy has no bfloat16: compare them as\n"
+      "                bfloat16 and write OUT.npy with the same dtype (|V2 for\n"
+      "                raw bytes)\n",
+      "most 4294967295. Ties go to the later element (-0.0 against +0.0 too) and\n"
+      "a NaN always wins: the values of PyTorch's cummin (its indices are not\n"
+      "computed). Signed integers compare signed.\n"};
+  switch (operation) {
+    case ScanOperation::Product:
+      return product;
+    case ScanOperation::Maximum:
+      return maximum;
+    case ScanOperation::Minimum:
+      return minimum;
+    case ScanOperation::Sum:
+      break;
+  }
+  return sum;
+}
+
+struct ScanArgs {
   std::string input;
   std::string output;
   long long axis = 0;
@@ -65,8 +111,8 @@ bool parseInputDType(const std::string& text) {
                                 "other type is IN.npy's own dtype)");
 }
 
-CumsumArgs parseArgs(const std::vector<std::string>& args) {
-  CumsumArgs parsed;
+ScanArgs parseArgs(const ScanWords& words, const std::vector<std::string>& args) {
+  ScanArgs parsed;
   std::vector<std::string> files;
   bool optionsEnded = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -92,12 +138,14 @@ CumsumArgs parseArgs(const std::vector<std::string>& args) {
     } else if (arg.rfind("--input-dtype=", 0) == 0) {
       parsed.bfloat16 = parseInputDType(arg.substr(14));
     } else {
-      throw Failure(kExitUsage, "cumsum: unknown option '" + arg + "' (see vkscan cumsum --help)");
+      throw Failure(kExitUsage, std::string(words.command) + ": unknown option '" + arg +
+                                    "' (see vkscan " + words.command + " --help)");
     }
   }
   if (files.size() != 2) {
-    throw Failure(kExitUsage, "cumsum needs an input and an output file, got " +
-                                  std::to_string(files.size()) + " (see vkscan cumsum --help)");
+    throw Failure(kExitUsage,
+                  std::string(words.command) + " needs an input and an output file, got " +
+                      std::to_string(files.size()) + " (see vkscan " + words.command + " --help)");
   }
   parsed.input = files[0];
   parsed.output = files[1];
@@ -118,10 +166,12 @@ void onFile(const std::string& path, Step&& step) {
 }
 
 // The sizes vkscan's API can express, or a Failure saying why not.
-std::vector<uint32_t> tensorSizes(const std::string& path, const npy::Header& header) {
+std::vector<uint32_t> tensorSizes(const ScanWords& words, const std::string& path,
+                                  const npy::Header& header) {
   const size_t rank = header.shape.size();
   if (rank == 0) {
-    throw Failure(kExitUsage, path + ": a 0-dimensional array (a scalar) has no axis to sum along");
+    throw Failure(kExitUsage, path + ": a 0-dimensional array (a scalar) has no axis to " +
+                                  words.verb + " along");
   }
   if (rank > kMaxDimensions) {
     throw Failure(kExitUsage, path + ": " + std::to_string(rank) + " dimensions " +
@@ -168,9 +218,10 @@ uint32_t resolveAxis(const std::string& path, long long axis, const npy::Header&
   return uint32_t(axis < 0 ? axis + rank : axis);
 }
 
-// The type to sum IN.npy's data as: its dtype's, or bfloat16 where the
+// The type to scan IN.npy's data as: its dtype's, or bfloat16 where the
 // 2-byte data holds its bits (--input-dtype bfloat16).
-DataType toDataType(const std::string& path, npy::DType type, bool bfloat16) {
+DataType toDataType(const ScanWords& words, const std::string& path, npy::DType type,
+                    bool bfloat16) {
   bool twoBytes = type == npy::DType::UInt16 || type == npy::DType::Void2;
   if (bfloat16 && !twoBytes) {
     throw Failure(kExitUsage, path +
@@ -180,7 +231,8 @@ DataType toDataType(const std::string& path, npy::DType type, bool bfloat16) {
   }
   if (bfloat16) return DataType::BFloat16;
   if (twoBytes) {
-    throw Failure(kExitUsage, path + ": vkscan does not sum dtype " + npy::dtypeDescr(type) +
+    throw Failure(kExitUsage, path + ": vkscan does not " + words.verb + " dtype " +
+                                  npy::dtypeDescr(type) +
                                   "; if it holds bfloat16 bits, pass --input-dtype bfloat16");
   }
   switch (type) {
@@ -236,8 +288,45 @@ std::unique_ptr<std::byte[]> allocate(uint64_t bytes, uint64_t used) {
 
 }  // namespace
 
-int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
-  const CumsumArgs parsed = parseArgs(args);
+const char* scanCommandName(ScanOperation operation) {
+  return wordsFor(operation).command;
+}
+
+std::string scanHelp(ScanOperation operation) {
+  const ScanWords& words = wordsFor(operation);
+  // The four names are as long, so the usage's second line aligns for each.
+  return std::string("usage: vkscan ") + words.command +
+         " IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
+         "                    [--input-dtype bfloat16]\n"
+         "\n"
+         "Writes to OUT.npy the cumulative " +
+         words.noun +
+         " of the array in IN.npy along one axis,\n"
+         "with the same dtype, shape and memory order (C or Fortran).\n"
+         "\n"
+         "  --axis N      the axis to " +
+         words.verb +
+         " along (default 0); negative counts from the\n"
+         "                last axis, as in numpy: -1 is the last\n" +
+         words.exclusive + "  --reverse     " + words.verb +
+         " from the end of the axis towards its start\n"
+         "  --in-place    compute with the output in the input's memory (same result,\n"
+         "                half the memory)\n"
+         "  --input-dtype bfloat16\n"
+         "                IN.npy holds bfloat16 bits as 2-byte data (dtype <u2, or\n" +
+         words.bfloat16 +
+         "\n"
+         "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
+         "(<u2 and <V2 only with --input-dtype bfloat16), 1 to 8 dimensions, each at\n" +
+         words.values +
+         "OUT.npy is written to a temporary file in its directory and renamed when\n"
+         "complete, so it is never left partial; IN.npy is only read.\n";
+}
+
+int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
+                const GlobalOptions& global) {
+  const ScanWords& words = wordsFor(operation);
+  const ScanArgs parsed = parseArgs(words, args);
 
   // Everything that can be checked cheaply is, before the device starts and
   // before the data is read.
@@ -247,9 +336,10 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
   uint64_t dataBytes = 0;
   onFile(parsed.input, [&] { dataBytes = header.dataBytes(); });
 
-  CumulativeSummationDesc desc;
-  desc.input.dataType = toDataType(parsed.input, header.dtype, parsed.bfloat16);
-  desc.input.sizes = tensorSizes(parsed.input, header);
+  ScanDesc desc;
+  desc.operation = operation;
+  desc.input.dataType = toDataType(words, parsed.input, header.dtype, parsed.bfloat16);
+  desc.input.sizes = tensorSizes(words, parsed.input, header);
   // Layout is irrelevant without elements, and strides past a 0 dimension
   // would be 0 or, past huge ones, overflow for nothing.
   if (header.fortranOrder && header.elementCount() > 0) {
@@ -258,7 +348,7 @@ int cumsumCommand(const std::vector<std::string>& args, const GlobalOptions& glo
   desc.output = desc.input;
   desc.axis = resolveAxis(parsed.input, parsed.axis, header);
   desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
-  desc.hasExclusiveSum = parsed.exclusive;
+  desc.exclusive = parsed.exclusive;
 
   checkOutputPath(parsed.output, reader->fileStatus());
   std::optional<OutputFile> output;
