@@ -1,7 +1,8 @@
-/* vkscan's C API: cumulative sums along one axis of a tensor on a Vulkan
- * 1.2+ device, with the semantics of DirectML's
- * DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, for C programs and for other
- * languages through their foreign-function interfaces (Rust, C#, Zig...).
+/* vkscan's C API: cumulative sums, products, maxima and minima along one
+ * axis of a tensor on a Vulkan 1.2+ device, with the semantics of DirectML's
+ * DML_CUMULATIVE_SUMMATION_OPERATOR_DESC (and _PRODUCT_), for C programs and
+ * for other languages through their foreign-function interfaces (Rust, C#,
+ * Zig...).
  *
  * It is the C++ API (<vkscan/vkscan.hpp>, <vkscan/host.hpp>) behind a C11
  * ABI: the same validation, plans, kernels and bits. The C++ header is the
@@ -11,13 +12,15 @@
  * Overview
  *   vkscan_device_wrap()           wraps an engine's VkDevice (ExternalDevice)
  *   vkscan_operator_create()       validates a descriptor, returns an operator
+ *                                  (_create_scan(), _create_cumulative_product()
+ *                                  for the other operations)
  *   vkscan_operator_get_properties() the scratch bytes the operator needs
  *   vkscan_operator_record()       records into the caller's command buffer
  *   vkscan_operator_destroy(), vkscan_device_destroy()
  * Headless helpers, for tools, tests and simple programs:
  *   vkscan_enumerate_devices()     the physical devices
  *   vkscan_device_create()         a device of vkscan's own (createDevice)
- *   vkscan_run()                   a synchronous scan of host memory
+ *   vkscan_run(), vkscan_run_scan() a synchronous scan of host memory
  *
  * Errors
  *   Every function that can fail returns a vkscan_result; no C++ exception
@@ -106,8 +109,8 @@ VKSCAN_API const char* vkscan_last_error_message(void);
 VKSCAN_API VkResult vkscan_last_error_vk_result(void);
 
 /* ------------------------------------------------------------------------
- * Descriptors, as DML_BUFFER_TENSOR_DESC and
- * DML_CUMULATIVE_SUMMATION_OPERATOR_DESC
+ * Descriptors, as DML_BUFFER_TENSOR_DESC,
+ * DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and DML_CUMULATIVE_PRODUCT_OPERATOR_DESC
  * ------------------------------------------------------------------------ */
 
 typedef enum vkscan_data_type {
@@ -157,6 +160,48 @@ typedef struct vkscan_cumulative_summation_desc {
   vkscan_axis_direction axis_direction;
   VkBool32 has_exclusive_sum;
 } vkscan_cumulative_summation_desc;
+
+/* The scan family, as vkscan::ScanOperation, whose comment in
+ * <vkscan/vkscan.hpp> is the reference: the canonical order with the
+ * operation in place of "+" and its identity in place of -0.0. PRODUCT:
+ * identity 1, integers wrap. MAXIMUM, MINIMUM: ties go to the later element
+ * (-0.0 against +0.0 too) and a NaN always wins (PyTorch's cummax and cummin
+ * values; no indices); identity -inf / +inf for floats, the type's least /
+ * greatest value for integers. Every type takes every operation. */
+typedef enum vkscan_scan_operation {
+  VKSCAN_SCAN_OPERATION_SUM = 0,
+  VKSCAN_SCAN_OPERATION_PRODUCT = 1,
+  VKSCAN_SCAN_OPERATION_MAXIMUM = 2,
+  VKSCAN_SCAN_OPERATION_MINIMUM = 3,
+  VKSCAN_SCAN_OPERATION_MAX_ENUM = 0x7FFFFFFF
+} vkscan_scan_operation;
+
+/* Any scan of the family, as vkscan::ScanDesc; the fields mean what the
+ * summation's do. exclusive (VK_TRUE or VK_FALSE) leaves each element out
+ * of its own result: the first output is the operation's identity (+0.0
+ * for SUM, as DML). An operation outside vkscan_scan_operation is refused
+ * (field "operation"). */
+typedef struct vkscan_scan_desc {
+  uint32_t struct_size; /* sizeof(vkscan_scan_desc) */
+  vkscan_scan_operation operation;
+  const vkscan_tensor_desc* input;
+  const vkscan_tensor_desc* output;
+  uint32_t axis;
+  vkscan_axis_direction axis_direction;
+  VkBool32 exclusive;
+} vkscan_scan_desc;
+
+/* As DML_CUMULATIVE_PRODUCT_OPERATOR_DESC (ONNX CumProd, torch.cumprod): a
+ * vkscan_scan_desc with operation PRODUCT. has_exclusive_product is VK_TRUE
+ * or VK_FALSE; the first exclusive output is 1. */
+typedef struct vkscan_cumulative_product_desc {
+  uint32_t struct_size; /* sizeof(vkscan_cumulative_product_desc) */
+  const vkscan_tensor_desc* input;
+  const vkscan_tensor_desc* output;
+  uint32_t axis;
+  vkscan_axis_direction axis_direction;
+  VkBool32 has_exclusive_product;
+} vkscan_cumulative_product_desc;
 
 /* ------------------------------------------------------------------------
  * Devices
@@ -216,6 +261,14 @@ VKSCAN_API VkBool32 vkscan_device_supports(vkscan_device device, vkscan_data_typ
 VKSCAN_API vkscan_result vkscan_operator_create(vkscan_device device,
                                                 const vkscan_cumulative_summation_desc* desc,
                                                 vkscan_operator* op);
+
+/* The same for any scan of the family (Device::createOperator(ScanDesc)),
+ * and for a cumulative product as DML describes it. */
+VKSCAN_API vkscan_result vkscan_operator_create_scan(vkscan_device device,
+                                                     const vkscan_scan_desc* desc,
+                                                     vkscan_operator* op);
+VKSCAN_API vkscan_result vkscan_operator_create_cumulative_product(
+    vkscan_device device, const vkscan_cumulative_product_desc* desc, vkscan_operator* op);
 
 /* NULL is ignored. Work recorded with the operator must have completed (or
  * its command buffers be discarded) before the last of its device handle and
@@ -318,6 +371,10 @@ VKSCAN_API vkscan_result vkscan_device_create(const vkscan_device_options* optio
 VKSCAN_API vkscan_result vkscan_run(vkscan_device device,
                                     const vkscan_cumulative_summation_desc* desc, const void* input,
                                     void* output);
+
+/* The same for any scan of the family (run(device, ScanDesc, ...)). */
+VKSCAN_API vkscan_result vkscan_run_scan(vkscan_device device, const vkscan_scan_desc* desc,
+                                         const void* input, void* output);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -20,6 +20,10 @@ static_assert(VKSCAN_DATA_TYPE_BFLOAT16 == static_cast<int>(DataType::BFloat16))
 static_assert(VKSCAN_AXIS_DIRECTION_INCREASING == static_cast<int>(AxisDirection::Increasing));
 static_assert(VKSCAN_AXIS_DIRECTION_DECREASING == static_cast<int>(AxisDirection::Decreasing));
 static_assert(VKSCAN_MAX_DIMENSIONS == kMaxDimensions);
+static_assert(VKSCAN_SCAN_OPERATION_SUM == static_cast<int>(ScanOperation::Sum));
+static_assert(VKSCAN_SCAN_OPERATION_PRODUCT == static_cast<int>(ScanOperation::Product));
+static_assert(VKSCAN_SCAN_OPERATION_MAXIMUM == static_cast<int>(ScanOperation::Maximum));
+static_assert(VKSCAN_SCAN_OPERATION_MINIMUM == static_cast<int>(ScanOperation::Minimum));
 
 TensorDesc toCpp(const vkscan_tensor_desc* tensor, const std::string& name) {
   requireNonNull(tensor, name.c_str());
@@ -38,21 +42,45 @@ TensorDesc toCpp(const vkscan_tensor_desc* tensor, const std::string& name) {
   return desc;
 }
 
-}  // namespace
+bool toBool(VkBool32 value, const char* field) {
+  if (value != VK_TRUE && value != VK_FALSE) {
+    throw InvalidArgument(field, "is " + std::to_string(value) + ", neither VK_TRUE nor VK_FALSE");
+  }
+  return value == VK_TRUE;
+}
 
-CumulativeSummationDesc toCpp(const vkscan_cumulative_summation_desc* desc) {
+// The fields every descriptor of the family shares, in the same order.
+template <class CDesc, class CppDesc>
+void readCommon(const CDesc* desc, CppDesc& result) {
   requireNonNull(desc, "desc");
-  requireStructSize(desc->struct_size, sizeof(vkscan_cumulative_summation_desc), "struct_size");
-  CumulativeSummationDesc result;
+  requireStructSize(desc->struct_size, sizeof(CDesc), "struct_size");
   result.input = toCpp(desc->input, "input");
   result.output = toCpp(desc->output, "output");
   result.axis = desc->axis;
   result.axisDirection = static_cast<AxisDirection>(static_cast<uint32_t>(desc->axis_direction));
-  if (desc->has_exclusive_sum != VK_TRUE && desc->has_exclusive_sum != VK_FALSE) {
-    throw InvalidArgument("has_exclusive_sum", "is " + std::to_string(desc->has_exclusive_sum) +
-                                                   ", neither VK_TRUE nor VK_FALSE");
-  }
-  result.hasExclusiveSum = desc->has_exclusive_sum == VK_TRUE;
+}
+
+}  // namespace
+
+CumulativeSummationDesc toCpp(const vkscan_cumulative_summation_desc* desc) {
+  CumulativeSummationDesc result;
+  readCommon(desc, result);
+  result.hasExclusiveSum = toBool(desc->has_exclusive_sum, "has_exclusive_sum");
+  return result;
+}
+
+ScanDesc toCpp(const vkscan_scan_desc* desc) {
+  ScanDesc result;
+  readCommon(desc, result);
+  result.operation = static_cast<ScanOperation>(static_cast<uint32_t>(desc->operation));
+  result.exclusive = toBool(desc->exclusive, "exclusive");
+  return result;
+}
+
+CumulativeProductDesc toCpp(const vkscan_cumulative_product_desc* desc) {
+  CumulativeProductDesc result;
+  readCommon(desc, result);
+  result.hasExclusiveProduct = toBool(desc->has_exclusive_product, "has_exclusive_product");
   return result;
 }
 

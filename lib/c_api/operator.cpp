@@ -26,6 +26,27 @@ vkscan_result vkscan_operator_create(vkscan_device device,
   });
 }
 
+vkscan_result vkscan_operator_create_scan(vkscan_device device, const vkscan_scan_desc* desc,
+                                          vkscan_operator* op) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    requireNonNull(op, "op");
+    vkscan::ScanDesc cpp = toCpp(desc);
+    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
+  });
+}
+
+vkscan_result vkscan_operator_create_cumulative_product(vkscan_device device,
+                                                        const vkscan_cumulative_product_desc* desc,
+                                                        vkscan_operator* op) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    requireNonNull(op, "op");
+    vkscan::CumulativeProductDesc cpp = toCpp(desc);
+    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
+  });
+}
+
 void vkscan_operator_destroy(vkscan_operator op) {
   delete op;
 }

@@ -4,7 +4,8 @@
  * buffer. Results are checked against sums computed here, and the run is
  * under the validation layer with synchronization validation when it is
  * installed (VKSCAN_REQUIRE_VALIDATION=1: required), failing on any message.
- * Then every error the wrapping and recording calls can return. */
+ * DML's product descriptor is recorded the same way. Then every error the
+ * wrapping and recording calls can return. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <vulkan/vulkan.h>
@@ -336,6 +337,53 @@ static void wrap_and_record(const engine* e) {
   }
 }
 
+/* DML's product descriptor, recorded by the engine: a UINT32 line longer
+ * than a tile, exclusive and decreasing, of random odd values (their
+ * products wrap and never reach 0), against products computed here. */
+static void record_cumulative_product(const engine* e) {
+  enum { kLength = 5003 };
+  vkscan_external_device external = external_of(e);
+  vkscan_device device = NULL;
+  vkscan_operator op = NULL;
+  const uint32_t sizes[] = {kLength};
+  vkscan_tensor_desc tensor = {sizeof(vkscan_tensor_desc), VKSCAN_DATA_TYPE_UINT32, 1, sizes, NULL};
+  vkscan_cumulative_product_desc desc = {
+      sizeof(vkscan_cumulative_product_desc), &tensor, &tensor, 0,
+      VKSCAN_AXIS_DIRECTION_DECREASING,       VK_TRUE};
+  const VkDeviceSize bytes = (VkDeviceSize)kLength * 4;
+
+  CHECK_OK(vkscan_device_wrap(&external, &device));
+  if (device == NULL) return;
+  CHECK_OK(vkscan_operator_create_cumulative_product(device, &desc, &op));
+  vkscan_device_destroy(device);
+  if (op == NULL) return;
+  vkscan_operator_properties properties = {sizeof(vkscan_operator_properties), 0, 0};
+  CHECK_OK(vkscan_operator_get_properties(op, &properties));
+  buffer in = create_buffer(e, bytes);
+  buffer out = create_buffer(e, bytes);
+  buffer scratch = {VK_NULL_HANDLE, VK_NULL_HANDLE, NULL};
+  if (properties.scratch_size > 0) scratch = create_buffer(e, properties.scratch_size);
+  uint32_t* x = in.mapped;
+  uint32_t state = 11;
+  for (uint32_t k = 0; k < kLength; ++k) x[k] = (state = state * 1664525u + 1013904223u) | 1u;
+  const vkscan_buffer_binding input = {in.buffer, 0, bytes};
+  const vkscan_buffer_binding output = {out.buffer, 0, bytes};
+  const vkscan_buffer_binding scratch_binding = {scratch.buffer, 0, properties.scratch_size};
+  record_and_submit(e, op, &input, &output, properties.scratch_size > 0 ? &scratch_binding : NULL);
+  const uint32_t* y = out.mapped;
+  uint32_t product = 1;
+  int wrong = 0;
+  for (uint32_t k = kLength; k-- > 0;) {
+    wrong += y[k] != product;
+    product *= x[k];
+  }
+  CHECK(wrong == 0);
+  destroy_buffer(e, &in);
+  destroy_buffer(e, &out);
+  destroy_buffer(e, &scratch);
+  vkscan_operator_destroy(op);
+}
+
 static void refused(const engine* e) {
   vkscan_external_device external = external_of(e);
   vkscan_device device = NULL;
@@ -413,6 +461,10 @@ static void wrap_and_record_case(void) {
   wrap_and_record(&the_engine);
 }
 
+static void record_cumulative_product_case(void) {
+  record_cumulative_product(&the_engine);
+}
+
 static void refused_case(void) {
   refused(&the_engine);
 }
@@ -420,6 +472,7 @@ static void refused_case(void) {
 int main(int argc, char** argv) {
   static const test_case cases[] = {
       {"wrap_and_record", wrap_and_record_case},
+      {"record_cumulative_product", record_cumulative_product_case},
       {"refused", refused_case},
   };
   create_engine(&the_engine);

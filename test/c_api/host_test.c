@@ -180,6 +180,148 @@ static void run_numbers(void) {
   vkscan_device_destroy(device);
 }
 
+static vkscan_scan_desc scan_of(vkscan_scan_operation operation, const vkscan_tensor_desc* tensor,
+                                uint32_t axis) {
+  vkscan_scan_desc desc = {sizeof(vkscan_scan_desc),         operation, tensor, tensor, axis,
+                           VKSCAN_AXIS_DIRECTION_INCREASING, VK_FALSE};
+  return desc;
+}
+
+/* The other operations through vkscan_run_scan(), against results written
+ * out by hand. */
+static void run_scans(void) {
+  vkscan_device device = create_device(NULL);
+  if (device == NULL) return;
+
+  { /* ONNX CumProd's example, every mode: exact in FLOAT32. */
+    const uint32_t sizes[] = {5};
+    const float input[] = {1, 2, 3, 4, 5};
+    const float expected[4][5] = {
+        {1, 2, 6, 24, 120}, {1, 1, 2, 6, 24}, {120, 120, 60, 20, 5}, {120, 60, 20, 5, 1}};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_FLOAT32, 1, sizes);
+    for (int mode = 0; mode < 4; ++mode) {
+      float output[5] = {0};
+      vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_PRODUCT, &tensor, 0);
+      desc.exclusive = (mode & 1) ? VK_TRUE : VK_FALSE;
+      desc.axis_direction =
+          (mode & 2) ? VKSCAN_AXIS_DIRECTION_DECREASING : VKSCAN_AXIS_DIRECTION_INCREASING;
+      CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+      CHECK(memcmp(output, expected[mode], sizeof(output)) == 0);
+    }
+  }
+  { /* INT32 products wrap modulo 2^32, along axis 0 of [3, 2]. */
+    const uint32_t sizes[] = {3, 2};
+    const int32_t input[] = {65536, INT32_MAX, 65536, 2, 3, -1};
+    const int32_t expected[] = {65536, INT32_MAX, 0, -2, 0, 2};
+    int32_t output[6] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_INT32, 2, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_PRODUCT, &tensor, 0);
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+  }
+  { /* FLOAT32 maximum: a tie goes to the later element (-0.0, +0.0 show
+     * it) and a NaN always wins, the latest one propagating. */
+    const uint32_t sizes[] = {8};
+    const uint32_t nan = 0x7FC00000u, negative_nan = 0xFFC00000u;
+    /* -0.0, +0.0, -1, -0.0, NaN, 7, -NaN, 9 */
+    const uint32_t input[] = {0x80000000u, 0,           0xBF800000u,  0x80000000u,
+                              nan,         0x40E00000u, negative_nan, 0x41100000u};
+    const uint32_t expected[] = {0x80000000u,  0,           0, 0x80000000u, nan, nan,
+                                 negative_nan, negative_nan};
+    /* Exclusive from the end: -inf first, then 9 until the NaNs. */
+    const uint32_t exclusive_reverse[] = {nan,          nan,          nan,         nan,
+                                          negative_nan, negative_nan, 0x41100000u, 0xFF800000u};
+    uint32_t output[8] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_FLOAT32, 1, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 0);
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+    desc.exclusive = VK_TRUE;
+    desc.axis_direction = VKSCAN_AXIS_DIRECTION_DECREASING;
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, exclusive_reverse, sizeof(exclusive_reverse)) == 0);
+  }
+  { /* INT64 minimum compares signed; exclusive starts from INT64_MAX. */
+    const uint32_t sizes[] = {4};
+    const int64_t input[] = {-5, 3, INT64_MIN, 7};
+    const int64_t expected[] = {INT64_MAX, -5, -5, INT64_MIN};
+    int64_t output[4] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_INT64, 1, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_MINIMUM, &tensor, 0);
+    desc.exclusive = VK_TRUE;
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+  }
+  { /* SUM through the family's struct is vkscan_run()'s sum. */
+    const uint32_t sizes[] = {4};
+    const float input[] = {1, 2, 3, 4};
+    const float expected[] = {0, 1, 3, 6};
+    float output[4] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_FLOAT32, 1, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_SUM, &tensor, 0);
+    desc.exclusive = VK_TRUE;
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+  }
+  vkscan_device_destroy(device);
+}
+
+/* What the family's structs alone can get wrong; the rest is shared with
+ * the summation's (invalid_arguments). */
+static void scan_invalid_arguments(void) {
+  const uint32_t sizes[] = {2, 3};
+  const float input[6] = {0};
+  float output[6] = {0};
+  vkscan_device device = create_device(NULL);
+  vkscan_operator op = NULL;
+  vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_FLOAT32, 2, sizes);
+  vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 1);
+  vkscan_cumulative_product_desc product = {
+      sizeof(vkscan_cumulative_product_desc), &tensor, &tensor, 1,
+      VKSCAN_AXIS_DIRECTION_INCREASING,       VK_FALSE};
+  if (device == NULL) return;
+
+  desc.operation = (vkscan_scan_operation)9;
+  CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "operation: unknown value 9");
+  CHECK_RESULT(vkscan_run_scan(device, &desc, input, output), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "operation: unknown value 9");
+  desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 1);
+  desc.exclusive = 2;
+  CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "exclusive: is 2, neither VK_TRUE nor VK_FALSE");
+  desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 2);
+  CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "axis: ");
+  desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 1);
+  desc.struct_size = sizeof(desc) - 4;
+  CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "struct_size: ");
+  CHECK_RESULT(vkscan_operator_create_scan(device, NULL, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "desc: ");
+  CHECK_RESULT(vkscan_run_scan(NULL, &desc, input, output), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "device: ");
+  desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 1);
+  CHECK_RESULT(vkscan_run_scan(device, &desc, NULL, output), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "input: ");
+  product.has_exclusive_product = 3;
+  CHECK_RESULT(vkscan_operator_create_cumulative_product(device, &product, &op),
+               VKSCAN_ERROR_INVALID_ARGUMENT, "has_exclusive_product: ");
+  product.has_exclusive_product = VK_TRUE;
+  product.output = NULL;
+  CHECK_RESULT(vkscan_operator_create_cumulative_product(device, &product, &op),
+               VKSCAN_ERROR_INVALID_ARGUMENT, "output: is a null pointer");
+  CHECK_RESULT(vkscan_operator_create_cumulative_product(device, &product, NULL),
+               VKSCAN_ERROR_INVALID_ARGUMENT, "op: ");
+  CHECK(op == NULL);
+
+  product.output = &tensor;
+  CHECK_OK(vkscan_operator_create_cumulative_product(device, &product, &op));
+  CHECK(op != NULL);
+  vkscan_operator_destroy(op);
+  vkscan_device_destroy(device);
+}
+
 static void invalid_arguments(void) {
   const uint32_t sizes[] = {2, 3};
   const uint32_t other_sizes[] = {2, 4};
@@ -395,7 +537,9 @@ int main(int argc, char** argv) {
       {"result_names", result_names},
       {"enumerate_devices", enumerate_devices},
       {"run_numbers", run_numbers},
+      {"run_scans", run_scans},
       {"invalid_arguments", invalid_arguments},
+      {"scan_invalid_arguments", scan_invalid_arguments},
       {"unsupported", unsupported},
       {"vulkan_error", vulkan_error},
       {"out_of_host_memory", out_of_host_memory},
