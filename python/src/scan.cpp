@@ -1,8 +1,8 @@
-// scan(device, a, out, axis, reverse, exclusive): one vkscan::run() from
-// numpy array `a` into numpy array `out`, their strides passed as DML
-// element strides, so any layout they can express is scanned without a copy.
-// The package (python/vkscan/_cumsum.py) applies numpy's rules first; this
-// layer checks only what run() cannot.
+// scan(device, a, out, axis, reverse, exclusive, bfloat16, operation): one
+// vkscan::run() from numpy array `a` into numpy array `out`, their strides
+// passed as DML element strides, so any layout they can express is scanned
+// without a copy. The package (python/vkscan/_scan.py) applies numpy's rules
+// first; this layer checks only what run() cannot.
 #include <pybind11/numpy.h>
 
 #include <cstdint>
@@ -64,16 +64,26 @@ TensorDesc tensorOf(const py::array& array, DataType type, const std::string& fi
   return t;
 }
 
+// "SUM", "PRODUCT", "MAXIMUM" or "MINIMUM", as scanOperationName() spells them.
+ScanOperation operationOf(const std::string& name) {
+  for (ScanOperation operation : {ScanOperation::Sum, ScanOperation::Product,
+                                  ScanOperation::Maximum, ScanOperation::Minimum}) {
+    if (name == scanOperationName(operation)) return operation;
+  }
+  throw py::value_error("operation: '" + name + "' is not SUM, PRODUCT, MAXIMUM or MINIMUM");
+}
+
 void scan(const Device& device, const py::array& a, py::array& out, int axis, bool reverse,
-          bool exclusive, bool bfloat16) {
+          bool exclusive, bool bfloat16, const std::string& operation) {
   if (!out.writeable()) throw py::value_error("out: is read-only");
-  CumulativeSummationDesc desc;
+  ScanDesc desc;
+  desc.operation = operationOf(operation);
   desc.input = tensorOf(a, dataTypeOf(a.dtype(), "a", bfloat16), "a");
   desc.output = tensorOf(out, dataTypeOf(out.dtype(), "out", bfloat16), "out");
   if (axis < 0) throw py::value_error("axis: " + std::to_string(axis) + " is negative");
   desc.axis = static_cast<uint32_t>(axis);
   desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
-  desc.hasExclusiveSum = exclusive;
+  desc.exclusive = exclusive;
   // run() takes one pointer for both only in place, with equal layouts.
   py::array source = a;
   if (a.data() == out.data() && desc.input.strides != desc.output.strides) {
@@ -92,9 +102,11 @@ void scan(const Device& device, const py::array& a, py::array& out, int axis, bo
 void bindScan(py::module_& m) {
   m.def("scan", &scan, py::arg("device"), py::arg("a"), py::arg("out"), py::arg("axis"),
         py::arg("reverse"), py::arg("exclusive"), py::arg("bfloat16") = false,
+        py::arg("operation") = "SUM",
         "One run() from array a into array out (same shape and dtype; strides passed "
-        "as they are); bfloat16: both hold bfloat16 bits as 2-byte data. Use "
-        "vkscan.cumsum, which applies numpy's rules.");
+        "as they are); bfloat16: both hold bfloat16 bits as 2-byte data; operation: "
+        "SUM, PRODUCT, MAXIMUM or MINIMUM. Use vkscan.cumsum and the others, which "
+        "apply numpy's rules.");
 }
 
 }  // namespace vkscan::python

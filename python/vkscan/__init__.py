@@ -1,20 +1,23 @@
-"""vkscan: cumulative sums on a Vulkan device, with numpy's rules and float
-results that are the same bits on every device (see the C++ header
-vkscan/vkscan.hpp for the canonical order).
+"""vkscan: cumulative sums, products, maxima and minima on a Vulkan device,
+with numpy's rules and float results that are the same bits on every device
+(see the C++ header vkscan/vkscan.hpp for the canonical order).
 
     cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
            bfloat16=False)
+    cumprod(...), cummax(...), cummin(...)   the same arguments; cummax and
+                     cummin return torch.cummax's and torch.cummin's values
+                     (no indices)
     devices()        the physical devices Vulkan lists
     info(device)     a device's properties, features and plans
     Device(...)      a device of vkscan's own (one is made on first use)
     vkscan.dask      cumsum for dask arrays (import vkscan.dask; needs dask)
 """
 
-from ._cumsum import cumsum
 from ._device import resolve as _resolve
+from ._scan import cummax, cummin, cumprod, cumsum
 from ._vkscan import Device, devices
 
-__all__ = ["Device", "cumsum", "devices", "info"]
+__all__ = ["Device", "cummax", "cummin", "cumprod", "cumsum", "devices", "info"]
 
 
 def info(device=None):

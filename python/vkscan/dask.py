@@ -15,8 +15,8 @@ import operator
 from dask.array.reductions import cumreduction
 
 from . import _arrays
-from ._cumsum import cumsum as _cumsum
-from ._cumsum import result_dtype
+from ._scan import cumsum as _cumsum
+from ._scan import result_dtype
 
 
 def _chunk_cumsum(x, axis):

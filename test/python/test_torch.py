@@ -74,3 +74,43 @@ def test_reject_tensors_vkscan_cannot_take(device):
         vkscan.cumsum(torch.zeros(3), dtype=torch.bfloat16, device=device)
     with pytest.raises(TypeError, match=r"^dtype: uint32 has no torch type"):
         vkscan.cumsum(torch.zeros(3), dtype=np.uint32, device=device)
+
+
+def test_cummax_cummin_are_torch_values_bit_for_bit(device):
+    # Ties (small integers, -0.0 against +0.0) and NaNs of both signs. torch
+    # keeps each NaN's bits; vkscan promises the latest NaN, not its payload,
+    # so NaNs are compared by place and sign (which NaN won), the rest by bits.
+    gen = torch.Generator().manual_seed(9)
+    t = torch.randint(-3, 4, (4, 300), generator=gen).to(torch.float32)
+    pick = torch.randint(0, 64, (4, 300), generator=gen)
+    t[pick == 0] = float("nan")
+    t[pick == 1] = -float("nan")
+    t[(pick >= 2) & (pick < 10)] = -0.0
+    for view in (t, t.T):
+        for dim in (0, 1):
+            for ours, theirs in ((vkscan.cummax, torch.cummax), (vkscan.cummin, torch.cummin)):
+                got = ours(view, axis=dim, device=device)
+                want = theirs(view, dim).values
+                assert isinstance(got, torch.Tensor) and got.dtype == torch.float32
+                g, w = got.numpy(), want.numpy()
+                nan = np.isnan(w)
+                what = f"{theirs.__name__} dim {dim}"
+                assert np.array_equal(np.isnan(g), nan), what
+                assert np.array_equal(np.signbit(g[nan]), np.signbit(w[nan])), what
+                assert np.array_equal(canonical.bits(g[~nan]), canonical.bits(w[~nan])), what
+
+
+def test_cummax_cummin_on_integer_tensors_keep_their_dtype(device):
+    gen = torch.Generator().manual_seed(10)
+    wide = torch.randint(-2**62, 2**62, (3, 200), generator=gen, dtype=torch.int64)
+    ties = torch.randint(-4, 5, (3, 200), generator=gen, dtype=torch.int64)
+    for t in (wide, ties, ties.to(torch.int32)):
+        for dim in (0, 1, -1):
+            for ours, theirs in ((vkscan.cummax, torch.cummax), (vkscan.cummin, torch.cummin)):
+                got = ours(t, axis=dim, device=device)
+                assert got.dtype == t.dtype
+                assert torch.equal(got, theirs(t, dim).values), (theirs.__name__, t.dtype, dim)
+    # torch.cumprod widens int32 to int64, as numpy does.
+    small = torch.randint(-3, 4, (3, 20), generator=gen, dtype=torch.int32)
+    got = vkscan.cumprod(small, axis=1, device=device)
+    assert got.dtype == torch.int64 and torch.equal(got, torch.cumprod(small, 1))

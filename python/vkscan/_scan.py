@@ -1,4 +1,5 @@
-"""vkscan.cumsum: numpy's cumsum rules on top of one device run."""
+"""vkscan.cumsum, cumprod, cummax and cummin: numpy's rules for its cumsum,
+cumprod and maximum/minimum.accumulate on top of one device run."""
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -16,25 +17,37 @@ _TYPES = {
     np.dtype(np.uint64): "UINT64",
 }
 _MAX_RANK = 8
+# The library's operation -> numpy's function with the same result dtype:
+# sums and products widen small integers, maxima and minima keep the type.
+_NUMPY = {
+    "SUM": ("cumsum", np.cumsum),
+    "PRODUCT": ("cumprod", np.cumprod),
+    "MAXIMUM": ("maximum.accumulate", np.maximum.accumulate),
+    "MINIMUM": ("minimum.accumulate", np.minimum.accumulate),
+}
 _result_dtypes = {}
 
 
-def result_dtype(in_dtype, dtype):
-    """numpy's cumsum result dtype for an input of `in_dtype` and `dtype`
-    (None: numpy's default, e.g. int64 for int32), if vkscan can scan it."""
-    key = (in_dtype, dtype)
+def result_dtype(in_dtype, dtype, operation="SUM"):
+    """numpy's result dtype for `operation` (its cumsum, cumprod or
+    maximum/minimum.accumulate) of an input of `in_dtype` and `dtype` (None:
+    numpy's default, e.g. int64 for the cumsum of int32), if vkscan can scan
+    it."""
+    key = (in_dtype, dtype, operation)
     found = _result_dtypes.get(key)
     if found is None:
         if dtype is not None and not dtype.isnative:
             raise TypeError(f"dtype: {dtype} is not in native byte order")
+        name, function = _NUMPY[operation]
         try:
-            found = np.cumsum(np.zeros(1, in_dtype), dtype=dtype).dtype
+            found = function(np.zeros(1, in_dtype), dtype=dtype).dtype
         except (TypeError, ValueError) as e:
             raise TypeError(f"dtype: {e}") from None
         if found not in _TYPES:
             given = "" if dtype is None else f" with dtype={dtype}"
-            raise TypeError(f"dtype: numpy's cumsum of {in_dtype}{given} gives {found}, which "
-                            "vkscan cannot scan (float16/32/64, int32/64, uint32/64)")
+            raise TypeError(f"dtype: numpy's {name} of {in_dtype}{given} gives {found}, which "
+                            "vkscan cannot scan (float16/32/64, int32/64, uint32/64; dtype= "
+                            "chooses one)")
         _result_dtypes[key] = found
     return found
 
@@ -64,9 +77,10 @@ def _collapse(x, o, axis):
             as_strided(o, shape, tuple(d[2] for d in dims)), new_axis)
 
 
-def _scan(device, x, o, axis, reverse, exclusive, bfloat16=False):
-    """One run from x into o (same shape and dtype), copying only what DML
-    strides cannot express. bfloat16: both hold bfloat16 bits."""
+def _scan(device, op, x, o, axis, reverse, exclusive, bfloat16=False):
+    """One run of operation `op` from x into o (same shape and dtype),
+    copying only what DML strides cannot express. bfloat16: both hold
+    bfloat16 bits."""
     if not _expressible(x):
         x = np.ascontiguousarray(x)
     if x.ndim > _MAX_RANK:
@@ -74,16 +88,16 @@ def _scan(device, x, o, axis, reverse, exclusive, bfloat16=False):
         if x.ndim > _MAX_RANK:
             x = np.ascontiguousarray(x)
             target = np.empty(x.shape, x.dtype)
-            _scan(device, x, target, axis_view, reverse, exclusive, bfloat16)
+            _scan(device, op, x, target, axis_view, reverse, exclusive, bfloat16)
             np.copyto(o_view, target)
             return
         o, axis = o_view, axis_view
     if not _expressible(o):
         target = np.empty(o.shape, o.dtype)
-        _vkscan.scan(device, x, target, axis, reverse, exclusive, bfloat16)
+        _vkscan.scan(device, x, target, axis, reverse, exclusive, bfloat16, op)
         np.copyto(o, target)
         return
-    _vkscan.scan(device, x, o, axis, reverse, exclusive, bfloat16)
+    _vkscan.scan(device, x, o, axis, reverse, exclusive, bfloat16, op)
 
 
 def _axis(x, axis):
@@ -103,14 +117,14 @@ def _is_bfloat16_dtype(dtype):
     return _arrays.is_torch(dtype) and str(dtype) == "torch.bfloat16"
 
 
-def _cumsum_bfloat16(dev, a, axis, dtype, out, exclusive, reverse):
-    """cumsum of bfloat16 data: a torch.bfloat16 tensor, or with
+def _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse):
+    """A scan of bfloat16 data: a torch.bfloat16 tensor, or with
     bfloat16=True a numpy array of its bits (uint16, int16 or 2-byte void).
     The result has the input's type; no other dtype is taken (the library
     has no wider outputs yet)."""
     if not _is_bfloat16_dtype(dtype):
         name = getattr(dtype, "__name__", dtype)
-        raise TypeError(f"dtype: {name} for bfloat16 input; vkscan sums bfloat16 into "
+        raise TypeError(f"dtype: {name} for bfloat16 input; vkscan scans bfloat16 into "
                         "bfloat16 only")
     tensor = _arrays.is_torch_bfloat16(a)
     x = _arrays.bfloat16_bits(a, "a") if tensor else _arrays.as_numpy(a, "a")
@@ -134,7 +148,7 @@ def _cumsum_bfloat16(dev, a, axis, dtype, out, exclusive, reverse):
         if not o.flags.writeable:
             raise ValueError("out: is read-only")
     if x.size != 0:
-        _scan(dev, x, o, ax, bool(reverse), bool(exclusive), True)
+        _scan(dev, op, x, o, ax, bool(reverse), bool(exclusive), True)
     if out is not None:
         return out
     if tensor:
@@ -187,12 +201,72 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
     TypeError naming the argument at fault, RuntimeError for a device
     failure.
     """
+    return _run("SUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+
+
+def cumprod(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
+            bfloat16=False):
+    """Cumulative product of the elements along an axis, on a Vulkan device.
+
+    As numpy.cumprod (and ONNX's CumProd with exclusive and reverse), with
+    cumsum's arguments and rules, result dtypes included (int32 gives int64
+    unless dtype= keeps it): the canonical order of vkscan.cumsum with
+    multiplications, so float results are the same bits on every device.
+    Integers wrap modulo 2^bits; float16 and bfloat16 multiply in float32,
+    rounded once on store.
+
+    exclusive: leave each element out of its own product (the first result
+        is 1).
+    reverse: multiply from the last index down.
+    """
+    return _run("PRODUCT", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+
+
+def cummax(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
+           bfloat16=False):
+    """Cumulative maximum of the elements along an axis, on a Vulkan device.
+
+    The values of torch.cummax: a tie goes to the later element (-0.0
+    against +0.0 too) and a NaN always wins, the latest one propagating
+    (numpy.maximum.accumulate gives the same values, but may keep another
+    NaN or zero's sign). Only the values are computed: torch.cummax also
+    returns the indices, vkscan does not. Exact, whatever the order.
+
+    Takes cumsum's arguments and rules, except that the result keeps the
+    input's dtype, as numpy's and torch's do (dtype= converts first); a
+    dtype vkscan cannot scan (bool, int8...) raises TypeError.
+
+    exclusive: leave each element out of its own maximum (the first result
+        is the identity: -inf for floats, the type's least value for
+        integers).
+    reverse: scan from the last index down.
+    """
+    return _run("MAXIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+
+
+def cummin(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
+           bfloat16=False):
+    """Cumulative minimum of the elements along an axis, on a Vulkan device.
+
+    As cummax, with minima: the values of torch.cummin (not its indices),
+    ties to the later element, NaNs winning.
+
+    exclusive: leave each element out of its own minimum (the first result
+        is the identity: +inf for floats, the type's greatest value for
+        integers).
+    reverse: scan from the last index down.
+    """
+    return _run("MINIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+
+
+def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16):
+    """The four functions' common body, for the library's operation `op`."""
     dev = _device.resolve(device)
     if bfloat16 or _arrays.is_torch_bfloat16(a):
-        return _cumsum_bfloat16(dev, a, axis, dtype, out, exclusive, reverse)
+        return _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse)
     x = _arrays.as_numpy(a, "a")
     want = None if dtype is None else _arrays.numpy_dtype(dtype, "dtype")
-    rtype = result_dtype(x.dtype, want)
+    rtype = result_dtype(x.dtype, want, op)
     if rtype == np.float64 and not dev.supports("FLOAT64"):
         raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
     x, ax = _axis(x, axis)
@@ -211,7 +285,7 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
         if not o.flags.writeable:
             raise ValueError("out: is read-only")
     if x.size != 0:
-        _scan(dev, x, o, ax, bool(reverse), bool(exclusive))
+        _scan(dev, op, x, o, ax, bool(reverse), bool(exclusive))
     if out is not None:
         return out
     return _arrays.like_caller(o, a)
