@@ -319,7 +319,8 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
   for (test::Profile profile :
        test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
     for (bool inPlace : {false, true}) {
-      CAPTURE(test::profileName(profile));
+      const std::string profileName = test::profileName(profile);
+      CAPTURE(profileName);
       CAPTURE(inPlace);
       std::vector<uint8_t> initialOutput(input.size(), 0xA5);
       std::vector<uint8_t> expected = inPlace ? input : initialOutput;

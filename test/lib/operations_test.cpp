@@ -50,7 +50,8 @@ void check(ScanDesc desc, bool inPlace, uint64_t seed, test::Profile profile) {
   if (inPlace) desc.output = desc.input;
   CAPTURE(test::describe(desc));
   CAPTURE(inPlace);
-  CAPTURE(test::profileName(profile));
+  const std::string profileName = test::profileName(profile);
+  CAPTURE(profileName);
   CAPTURE(seed);
   size_t elementSize = dataTypeSize(desc.input.dataType);
   std::vector<uint8_t> input = test::randomOperands(
