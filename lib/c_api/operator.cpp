@@ -11,6 +11,17 @@ vkscan::BufferBinding toCpp(const vkscan_buffer_binding& binding) {
   return {binding.buffer, binding.offset, binding.size};
 }
 
+// An operator from any of the C descriptors (toCpp() checks each).
+template <typename Desc>
+vkscan_result createOperator(vkscan_device device, const Desc* desc, vkscan_operator* op) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    requireNonNull(op, "op");
+    auto cpp = vkscan::detail::c_api::toCpp(desc);
+    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -18,33 +29,18 @@ extern "C" {
 vkscan_result vkscan_operator_create(vkscan_device device,
                                      const vkscan_cumulative_summation_desc* desc,
                                      vkscan_operator* op) {
-  return guard([&] {
-    requireNonNull(device, "device");
-    requireNonNull(op, "op");
-    vkscan::CumulativeSummationDesc cpp = toCpp(desc);
-    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
-  });
+  return createOperator(device, desc, op);
 }
 
 vkscan_result vkscan_operator_create_scan(vkscan_device device, const vkscan_scan_desc* desc,
                                           vkscan_operator* op) {
-  return guard([&] {
-    requireNonNull(device, "device");
-    requireNonNull(op, "op");
-    vkscan::ScanDesc cpp = toCpp(desc);
-    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
-  });
+  return createOperator(device, desc, op);
 }
 
 vkscan_result vkscan_operator_create_cumulative_product(vkscan_device device,
                                                         const vkscan_cumulative_product_desc* desc,
                                                         vkscan_operator* op) {
-  return guard([&] {
-    requireNonNull(device, "device");
-    requireNonNull(op, "op");
-    vkscan::CumulativeProductDesc cpp = toCpp(desc);
-    *op = new vkscan_operator_T{device->device.createOperator(cpp)};
-  });
+  return createOperator(device, desc, op);
 }
 
 void vkscan_operator_destroy(vkscan_operator op) {
