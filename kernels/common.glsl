@@ -550,7 +550,8 @@ void storeOutVec(OFFSET_T element, ACC_VEC_T value) {
 // and as vectors. The host binds each at an offset that keeps vectors
 // aligned and passes the rest of the tensor's offset, in elements, in
 // inAddr/outAddr/auxAddr. The bindings may alias (in place, or the carry
-// passes on scratch), so none is restrict.
+// passes on scratch), so none is restrict, and the library decorates each
+// Aliased when it loads the SPIR-V (lib/spirv_aliasing.hpp): GLSL cannot.
 layout(set = 0, binding = 0, std430) readonly buffer InData { DATA_T inData[]; };
 layout(set = 0, binding = 0, std430) readonly buffer InVecs { VEC_STORE_T inVecs[]; };
 #ifdef VKSCAN_TEXEL_INPUT

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "spirv_aliasing.hpp"
+
 namespace vkscan::detail {
 namespace {
 
@@ -99,7 +101,9 @@ std::vector<uint32_t> kernelBinary(Stage stage, DataType type, KernelVariant var
   for (const KernelEntry& entry : kKernels) {
     if (entry.stage == stage && entry.type == built && entry.variant == flags &&
         entry.storageBuffers == storageBuffers && entry.texelInput == texelInput) {
-      return decompress(*entry.group, entry.member, name);
+      std::vector<uint32_t> words = decompress(*entry.group, entry.member, name);
+      if (storageBuffers) declareStorageBuffersAliased(words);
+      return words;
     }
   }
   throw Error("vkscan was built without the " + name + " kernel");
