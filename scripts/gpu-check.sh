@@ -28,6 +28,9 @@ usage() {
 log() { printf 'gpu-check: %s\n' "$*" >&2; }
 
 # The test binaries, most wanted first: the bundle keeps those that fit.
+# The Vulkan loader, and the glvnd libraries NVIDIA's driver loads through:
+# on an H200 the loader alone gave "incompatible driver".
+LOADER_PACKAGES=(libvulkan1 libglvnd0 libglx0 libgl1 libegl1 libopengl0 libgles2)
 TESTS=(vkscan_tests vkscan_reliability_tests vkscan_concurrency_tests)
 
 bundle() {
@@ -70,8 +73,9 @@ bundle() {
   mkdir -p "$lists/partial"
   local apt=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 "-oDir::State::Lists=$lists")
   if ! apt-get "${apt[@]}" update >"$dir/apt.log" 2>&1 ||
-    ! (cd "$dir" && apt-get "${apt[@]}" download libvulkan1 >>"$dir/apt.log" 2>&1); then
-    log "apt-get download libvulkan1 failed:"
+    ! (cd "$dir" && apt-get "${apt[@]}" download "${LOADER_PACKAGES[@]}" >>"$dir/apt.log" 2>&1)
+  then
+    log "apt-get download ${LOADER_PACKAGES[*]} failed:"
     tail -5 "$dir/apt.log" >&2
     return 1
   fi
@@ -152,7 +156,7 @@ unpack() {
   mkdir -p "$work/root"
   tar -xzf "$bundle/vkscan-gpu.tar.gz" -C "$work" || return 1
   local deb
-  for deb in "$bundle"/libvulkan1_*.deb; do
+  for deb in "$bundle"/*.deb; do
     if command -v dpkg >/dev/null; then
       dpkg -x "$deb" "$work/root" || return 1
     else
