@@ -17,7 +17,6 @@
 // 9 minutes per profile).
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -73,11 +72,6 @@ void check(ScanDesc desc, bool inPlace, uint64_t seed, test::Profile profile) {
   CHECK(difference == -1);
 }
 
-bool exhaustive() {
-  const char* value = std::getenv("VKSCAN_TEST_EXHAUSTIVE");
-  return value != nullptr && std::string(value) == "1";
-}
-
 // Mode `turn` % 4 (direction, exclusive), in place for odd turns / 4.
 ScanDesc inMode(ScanDesc desc, uint32_t turn, bool& inPlace) {
   desc.axisDirection = turn % 2 == 0 ? AxisDirection::Increasing : AxisDirection::Decreasing;
@@ -114,7 +108,7 @@ TEST_CASE("operations: every path, type and mode against the reference") {
         for (uint32_t s = 0; s < paths.size(); ++s) {
           ScanDesc desc = withOperation(kOperations[o], paths[s]);
           uint64_t seed = 100 * o + 10 * t + s;
-          if (exhaustive()) {
+          if (test::exhaustive()) {
             for (uint32_t turn = 0; turn < 8; ++turn) {
               bool inPlace = false;
               check(inMode(desc, turn, inPlace), inPlace, seed + turn, profile);

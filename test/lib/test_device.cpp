@@ -81,6 +81,11 @@ std::vector<Profile> testedProfiles() {
   return tested(std::vector<Profile>(std::begin(kAllProfiles), std::end(kAllProfiles)));
 }
 
+bool exhaustive() {
+  const char* value = std::getenv("VKSCAN_TEST_EXHAUSTIVE");
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
 DeviceOptions testDeviceOptions() {
   DeviceOptions options;
   const char* env = std::getenv("VKSCAN_TEST_VALIDATION");

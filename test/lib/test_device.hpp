@@ -62,6 +62,11 @@ const char* profileName(Profile profile);
 std::vector<Profile> testedProfiles(std::initializer_list<Profile> wanted);
 std::vector<Profile> testedProfiles();  // of kAllProfiles
 
+// VKSCAN_TEST_EXHAUSTIVE=1: suites that by default spread their cases over
+// the profiles (each case on some, every case on at least one) run every
+// case on every profile. CI keeps the spread; a GPU check runs it all.
+bool exhaustive();
+
 Device& testDevice(Profile profile = Profile::Native);
 
 // Options for a Device of a test's own: validation as for the shared test
