@@ -121,10 +121,12 @@ Problem normalize(const ScanDesc& desc) {
   checkTensor(desc.output, "output");
   const TensorDesc& in = desc.input;
   const TensorDesc& out = desc.output;
-  if (in.dataType != out.dataType) {
-    throw InvalidArgument("output.dataType", std::string(dataTypeName(out.dataType)) +
-                                                 " differs from input.dataType " +
-                                                 dataTypeName(in.dataType));
+  if (in.dataType != out.dataType && !outputTypeWidens(in.dataType, out.dataType)) {
+    throw InvalidArgument("output.dataType",
+                          std::string(dataTypeName(out.dataType)) + " differs from the input's " +
+                              dataTypeName(in.dataType) +
+                              " and does not widen it (INT32 to INT64, UINT32 to UINT64, FLOAT16 "
+                              "and BFLOAT16 to FLOAT32, FLOAT32 to FLOAT64)");
   }
   if (in.sizes.size() != out.sizes.size()) {
     throw InvalidArgument("output.sizes", "has " + std::to_string(out.sizes.size()) +
@@ -149,6 +151,20 @@ Problem normalize(const ScanDesc& desc) {
         "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
   }
   if (out.elementCount() > 0) checkOutputDoesNotOverlapItself(out);
+  if (in.dataType != out.dataType) {
+    // The scan of the output in place, after the widening copy.
+    ScanDesc scan = desc;
+    scan.input = out;
+    Problem problem = normalize(scan);
+    if (problem.empty) return problem;
+    ScanDesc copy = desc;
+    copy.output.dataType = in.dataType;
+    auto widened = std::make_shared<Problem>(normalize(copy));
+    widened->signedValues = in.dataType == DataType::Int32;  // sign-extends
+    widened->outputBytes = out.totalBytes();
+    problem.widenedFrom = std::move(widened);
+    return problem;
+  }
 
   Problem problem;
   problem.type = in.dataType;

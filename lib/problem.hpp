@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 #include <vkscan/vkscan.hpp>
 
@@ -41,6 +42,11 @@ struct Problem {
   // Bytes each tensor spans from its binding's offset (TensorDesc::totalBytes).
   uint64_t inputBytes = 0;
   uint64_t outputBytes = 0;
+  // An output wider than the input (outputTypeWidens()): this problem scans
+  // the output in place, after a first pass copies the input into it,
+  // widened. That copy is `widenedFrom`: the input's type, the input's
+  // layout to the output's. Null otherwise.
+  std::shared_ptr<const Problem> widenedFrom;
 
   uint64_t lineCount() const noexcept;
 };

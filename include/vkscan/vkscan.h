@@ -150,8 +150,10 @@ typedef struct vkscan_tensor_desc {
 } vkscan_tensor_desc;
 
 /* The operator, as vkscan::CumulativeSummationDesc. input and output have the
- * same data_type and sizes; axis < dimension_count; has_exclusive_sum is
- * VK_TRUE or VK_FALSE. */
+ * same sizes, and the same data_type or a wider output one
+ * (vkscan::outputTypeWidens(): INT32 to INT64, UINT32 to UINT64, FLOAT16 and
+ * BFLOAT16 to FLOAT32, FLOAT32 to FLOAT64); axis < dimension_count;
+ * has_exclusive_sum is VK_TRUE or VK_FALSE. */
 typedef struct vkscan_cumulative_summation_desc {
   uint32_t struct_size; /* sizeof(vkscan_cumulative_summation_desc) */
   const vkscan_tensor_desc* input;

@@ -153,8 +153,38 @@ struct VKSCAN_API TensorDesc {
   uint64_t totalBytes() const noexcept;
 };
 
+// Wider outputs (vkscan's extension; DML requires equal types). An output
+// may take a wider type than its input where every value converts exactly:
+//   input      output
+//   INT32      INT64
+//   UINT32     UINT64
+//   FLOAT16    FLOAT32
+//   BFLOAT16   FLOAT32
+//   FLOAT32    FLOAT64
+// The scan then accumulates in the output's type, as if the input had been
+// converted first (numpy's and PyTorch's dtype=): an INT32 sum that would
+// wrap is exact in INT64. Such an operator runs one more pass (the widening
+// copy) and cannot run in place. True for these pairs only.
+constexpr bool outputTypeWidens(DataType input, DataType output) noexcept {
+  switch (input) {
+    case DataType::Int32:
+      return output == DataType::Int64;
+    case DataType::UInt32:
+      return output == DataType::UInt64;
+    case DataType::Float16:
+    case DataType::BFloat16:
+      return output == DataType::Float32;
+    case DataType::Float32:
+      return output == DataType::Float64;
+    default:
+      return false;
+  }
+}
+
 // The operator, as DML_CUMULATIVE_SUMMATION_OPERATOR_DESC.
-// input and output must have the same dataType and sizes (strides may differ).
+// input and output must have the same sizes (strides may differ) and the
+// same dataType, or an output type that widens the input's
+// (outputTypeWidens()).
 struct CumulativeSummationDesc {
   TensorDesc input;
   TensorDesc output;

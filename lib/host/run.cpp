@@ -57,6 +57,12 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
   if (input == nullptr) throw InvalidArgument("input", "is a null pointer");
   if (output == nullptr) throw InvalidArgument("output", "is a null pointer");
   bool inPlace = input == output;
+  if (inPlace && desc.input.dataType != desc.output.dataType) {
+    throw InvalidArgument("output", std::string("is the input pointer (in place), but ") +
+                                        dataTypeName(desc.output.dataType) +
+                                        " is wider than the input's " +
+                                        dataTypeName(desc.input.dataType));
+  }
   if (inPlace && !detail::sameLayout(desc.input, desc.output)) {
     throw InvalidArgument("output",
                           "is the input pointer (in place), but output.strides differ from "

@@ -64,9 +64,12 @@ Operator Device::createOperator(const ScanDesc& desc) const {
   }
   detail::Problem problem = detail::normalize(desc);
   const DeviceCapabilities& caps = impl_->capabilities;
-  if (!impl_->supports(desc.input.dataType)) {
-    throw Unsupported(std::string("input.dataType: ") + dataTypeName(desc.input.dataType) +
-                      " is not supported by " + caps.deviceName + " (FLOAT64 needs shaderFloat64)");
+  for (const TensorDesc* tensor : {&desc.input, &desc.output}) {
+    if (!impl_->supports(tensor->dataType)) {
+      throw Unsupported(std::string(tensor == &desc.input ? "input" : "output") +
+                        ".dataType: " + dataTypeName(tensor->dataType) + " is not supported by " +
+                        caps.deviceName + " (FLOAT64 needs shaderFloat64)");
+    }
   }
   checkSpanWithoutInt64(desc.input, "input", caps);
   checkSpanWithoutInt64(desc.output, "output", caps);
@@ -121,6 +124,12 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
   checkBinding(input, inBytes, "input");
   checkBinding(output, outBytes, "output");
   bool inPlace = input.buffer == output.buffer && input.offset == output.offset;
+  if (inPlace && op.plan.scansOutputInPlace) {
+    throw InvalidArgument("bindings.output",
+                          "is bound in place to the input, but its type " +
+                              std::string(dataTypeName(op.desc.output.dataType)) +
+                              " is wider than the input's");
+  }
   if (inPlace && !detail::sameLayout(op.desc.input, op.desc.output)) {
     throw InvalidArgument("bindings.output",
                           "is bound in place to the input but output.strides differ from "
@@ -146,7 +155,7 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
   bindings.storageBufferAlignment =
       std::max<uint64_t>(device.capabilities.minStorageBufferOffsetAlignment, 1);
   const std::vector<VkPipeline>* pipelines = &op.pipelines;
-  bool inPlaceLookback = inPlace && !op.inPlacePipelines.empty();
+  bool inPlaceLookback = (inPlace || op.plan.scansOutputInPlace) && !op.inPlacePipelines.empty();
   if (inPlaceLookback) pipelines = &op.inPlacePipelines;
   // The texel view covers the input from its offset, where the storage
   // binding must start too, as the kernels index both alike. In place, the

@@ -28,6 +28,8 @@ const char* stageName(Stage stage) noexcept {
       return "rows_onepass";
     case Stage::ColumnsOnePass:
       return "columns_onepass";
+    case Stage::Widen:
+      return "widen";
   }
   return "unknown";
 }

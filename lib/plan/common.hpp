@@ -37,6 +37,10 @@ enum class Stage : uint8_t {
   // workgroup per 16 vectors of lines by 256 elements along the axis, the
   // same look-back (kernels/columns_onepass.comp).
   ColumnsOnePass,
+  // The first pass where the output type is wider than the input's: the
+  // input widened into the output, which the scan's passes then scan in
+  // place (kernels/widen.comp).
+  Widen,
 };
 
 inline bool isLookback(Stage stage) {
@@ -215,6 +219,9 @@ struct PlanLimits {
 struct Plan {
   std::vector<Dispatch> dispatches;  // in order; a barrier separates each pair
   uint64_t scratchBytes = 0;
+  // A Widen pass comes first, and the scan's passes read the output: record
+  // them with their in-place pipelines.
+  bool scansOutputInPlace = false;
 };
 
 }  // namespace vkscan::detail

@@ -102,9 +102,13 @@ void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
 
 }  // namespace
 
-Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {
-  Plan plan;
-  if (problem.empty) return plan;
+namespace {
+
+using PiecePlanner = void (*)(const Problem&, const PlanLimits&, const Tuning&, Plan&);
+
+// Plans every piece of `problem` with `planPiece`.
+void planPieces(const Problem& problem, const PlanLimits& limits, const Tuning& tuning,
+                PiecePlanner planPiece, Plan& plan) {
   if (problem.axisLen > UINT32_MAX) {
     throw InvalidArgument("input.sizes",
                           "axis length " + std::to_string(problem.axisLen) + " exceeds 2^32 - 1");
@@ -117,9 +121,6 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tu
                               std::to_string(pieces) + " separate dispatches (limit " +
                               std::to_string(kMaxPieces) + ")");
   }
-  // Reserving the dispatches spares createOperator() reallocations.
-  plan.dispatches.reserve(kTypicalDispatches);
-  auto planPiece = tuning.deviceClass == DeviceClass::Cpu ? planCpuPiece : planGpuPiece;
   if (isPiece(problem)) {
     planPiece(problem, limits, tuning, plan);
   } else {
@@ -127,10 +128,31 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tu
     splitIntoPieces(problem, split);
     for (const Problem& piece : split) planPiece(piece, limits, tuning, plan);
   }
+}
+
+}  // namespace
+
+Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tuning) {
+  Plan plan;
+  if (problem.empty) return plan;
+  // Reserving the dispatches spares createOperator() reallocations.
+  plan.dispatches.reserve(kTypicalDispatches);
+  size_t scanBegin = 0;
+  if (problem.widenedFrom) {
+    planPieces(*problem.widenedFrom, limits, tuning, planWidenPiece, plan);
+    scanBegin = plan.dispatches.size();
+    plan.scansOutputInPlace = true;
+  }
+  planPieces(problem, limits, tuning,
+             tuning.deviceClass == DeviceClass::Cpu ? planCpuPiece : planGpuPiece, plan);
   if (fitsStorageBuffers(problem, plan.scratchBytes, limits)) {
     for (Dispatch& dispatch : plan.dispatches) {
       dispatch.pipeline.storageBuffers = isChunkStage(dispatch.pipeline.stage);
     }
+  }
+  // After the widening copy the input is in the output.
+  for (size_t i = scanBegin; i < plan.dispatches.size() && plan.scansOutputInPlace; ++i) {
+    if (plan.dispatches[i].in == BufferRole::Input) plan.dispatches[i].in = BufferRole::Output;
   }
   return plan;
 }

@@ -47,7 +47,10 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
   // reduce pass writes, and what a chunked scan pass reads back as carries.
   uint64_t carries = lines * d.params.chunksPerLine * accumulator;
   bool chunked = d.params.chunksPerLine > 1;
-  if (isLookback(stage)) {
+  if (stage == Stage::Widen) {
+    t.read[index(d.in)] += elements;
+    t.written[index(d.out)] += 2 * elements;
+  } else if (isLookback(stage)) {
     // Each tile is reduced, then scanned: its elements are read twice.
     t.read[index(d.in)] += 2 * elements;
     t.written[index(d.out)] += elements;

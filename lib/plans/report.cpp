@@ -57,9 +57,11 @@ const DeviceProfile& findProfile(const std::string& name) {
 
 // As createOperator()'s checks of what the device can do.
 void checkProfileSupports(const ScanDesc& desc, const DeviceProfile& profile) {
-  if (desc.input.dataType == DataType::Float64 && !profile.shaderFloat64) {
-    throw Unsupported(std::string("input.dataType: FLOAT64 is not supported by profile ") +
-                      profile.name + " (FLOAT64 needs shaderFloat64)");
+  for (const auto& [tensor, field] : {std::pair{&desc.input, "input"}, {&desc.output, "output"}}) {
+    if (tensor->dataType == DataType::Float64 && !profile.shaderFloat64) {
+      throw Unsupported(std::string(field) + ".dataType: FLOAT64 is not supported by profile " +
+                        profile.name + " (FLOAT64 needs shaderFloat64)");
+    }
   }
   if (profile.shaderInt64) return;
   for (const auto& [tensor, field] : {std::pair{&desc.input, "input"}, {&desc.output, "output"}}) {

@@ -79,7 +79,9 @@ void scan(const Device& device, const py::array& a, py::array& out, int axis, bo
   ScanDesc desc;
   desc.operation = operationOf(operation);
   desc.input = tensorOf(a, dataTypeOf(a.dtype(), "a", bfloat16), "a");
-  desc.output = tensorOf(out, dataTypeOf(out.dtype(), "out", bfloat16), "out");
+  // A bfloat16 scan may write float32 (a wider output).
+  bool outBfloat16 = bfloat16 && out.dtype().kind() != 'f';
+  desc.output = tensorOf(out, dataTypeOf(out.dtype(), "out", outBfloat16), "out");
   if (axis < 0) throw py::value_error("axis: " + std::to_string(axis) + " is negative");
   desc.axis = static_cast<uint32_t>(axis);
   desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
@@ -103,7 +105,8 @@ void bindScan(py::module_& m) {
   m.def("scan", &scan, py::arg("device"), py::arg("a"), py::arg("out"), py::arg("axis"),
         py::arg("reverse"), py::arg("exclusive"), py::arg("bfloat16") = false,
         py::arg("operation") = "SUM",
-        "One run() from array a into array out (same shape and dtype; strides passed "
+        "One run() from array a into array out (same shape; out of a's dtype or a wider "
+        "one, vkscan::outputTypeWidens(); strides passed "
         "as they are); bfloat16: both hold bfloat16 bits as 2-byte data; operation: "
         "SUM, PRODUCT, MAXIMUM or MINIMUM. Use vkscan.cumsum and the others, which "
         "apply numpy's rules.");

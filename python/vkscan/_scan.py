@@ -17,6 +17,14 @@ _TYPES = {
     np.dtype(np.uint64): "UINT64",
 }
 _MAX_RANK = 8
+# Input dtype -> the wider result dtypes the device converts to itself
+# (vkscan::outputTypeWidens()): no host copy.
+_WIDENS = {
+    (np.dtype(np.int32), np.dtype(np.int64)),
+    (np.dtype(np.uint32), np.dtype(np.uint64)),
+    (np.dtype(np.float16), np.dtype(np.float32)),
+    (np.dtype(np.float32), np.dtype(np.float64)),
+}
 # The library's operation -> numpy's function with the same result dtype:
 # sums and products widen small integers, maxima and minima keep the type.
 _NUMPY = {
@@ -78,16 +86,16 @@ def _collapse(x, o, axis):
 
 
 def _scan(device, op, x, o, axis, reverse, exclusive, bfloat16=False):
-    """One run of operation `op` from x into o (same shape and dtype),
-    copying only what DML strides cannot express. bfloat16: both hold
-    bfloat16 bits."""
+    """One run of operation `op` from x into o (same shape; o's dtype x's
+    or a wider one, _WIDENS), copying only what DML strides cannot express.
+    bfloat16: x holds bfloat16 bits, and so does o unless it is float32."""
     if not _expressible(x):
         x = np.ascontiguousarray(x)
     if x.ndim > _MAX_RANK:
         x, o_view, axis_view = _collapse(x, o, axis)
         if x.ndim > _MAX_RANK:
             x = np.ascontiguousarray(x)
-            target = np.empty(x.shape, x.dtype)
+            target = np.empty(x.shape, o.dtype)
             _scan(device, op, x, target, axis_view, reverse, exclusive, bfloat16)
             np.copyto(o_view, target)
             return
@@ -109,23 +117,32 @@ def _axis(x, axis):
     return x, _arrays.normalize_axis(axis, x.ndim)
 
 
-def _is_bfloat16_dtype(dtype):
+def _bfloat16_result(dtype):
+    """'bfloat16' or 'float32' (a wider output): what dtype asks of a
+    bfloat16 scan; TypeError for anything else."""
     if dtype is None:
-        return True
-    if isinstance(dtype, str):
-        return dtype == "bfloat16"
-    return _arrays.is_torch(dtype) and str(dtype) == "torch.bfloat16"
+        return "bfloat16"
+    if isinstance(dtype, str) and dtype in ("bfloat16", "float32"):
+        return dtype
+    if _arrays.is_torch(dtype) and str(dtype) in ("torch.bfloat16", "torch.float32"):
+        return str(dtype)[len("torch."):]
+    if not _arrays.is_torch(dtype) and not isinstance(dtype, str):
+        try:
+            if np.dtype(dtype) == np.float32:
+                return "float32"
+        except TypeError:
+            pass
+    name = getattr(dtype, "__name__", dtype)
+    raise TypeError(f"dtype: {name} for bfloat16 input; vkscan scans bfloat16 into bfloat16, "
+                    "or into float32 (dtype=float32)")
 
 
 def _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse):
     """A scan of bfloat16 data: a torch.bfloat16 tensor, or with
     bfloat16=True a numpy array of its bits (uint16, int16 or 2-byte void).
-    The result has the input's type; no other dtype is taken (the library
-    has no wider outputs yet)."""
-    if not _is_bfloat16_dtype(dtype):
-        name = getattr(dtype, "__name__", dtype)
-        raise TypeError(f"dtype: {name} for bfloat16 input; vkscan scans bfloat16 into "
-                        "bfloat16 only")
+    The result has the input's type, or float32 where dtype asks (the
+    device widens)."""
+    wide = _bfloat16_result(dtype) == "float32"
     tensor = _arrays.is_torch_bfloat16(a)
     x = _arrays.bfloat16_bits(a, "a") if tensor else _arrays.as_numpy(a, "a")
     if x.itemsize != 2 or x.dtype.kind not in "uiV" or x.dtype.byteorder == ">":
@@ -133,7 +150,15 @@ def _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse):
                         f"int16 or void), got {x.dtype}")
     x, ax = _axis(x, axis)
     if out is None:
-        o = np.empty(x.shape, x.dtype)
+        o = np.empty(x.shape, np.float32 if wide else x.dtype)
+    elif wide:
+        o = _arrays.as_writable_numpy(out, "out")
+        if o.dtype != np.float32:
+            raise TypeError(f"out: dtype {o.dtype} is not the result's float32")
+        if o.shape != x.shape:
+            raise ValueError(f"out: shape {o.shape} is not the result's {x.shape}")
+        if not o.flags.writeable:
+            raise ValueError("out: is read-only")
     else:
         if _arrays.is_torch_bfloat16(out):
             o = _arrays.bfloat16_bits(out, "out")
@@ -154,6 +179,8 @@ def _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse):
     if tensor:
         import torch
 
+        if wide:
+            return torch.from_numpy(o)
         return torch.from_numpy(o.view(np.int16)).view(torch.bfloat16)
     return o
 
@@ -175,10 +202,10 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
         integers and bool give int64, smaller unsigned integers uint64.
         vkscan scans in the result's type: float16, float32, float64 (where
         the device has shaderFloat64), int32, uint32, int64, uint64;
-        anything else raises TypeError. An input of another type is
-        converted on the host first (a copy, as numpy casts), so int32 input
-        is scanned as int64 unless dtype=np.int32 is given: the library has
-        no wider outputs yet.
+        anything else raises TypeError. The device widens int32 to int64,
+        uint32 to uint64, float16 to float32 and float32 to float64 itself
+        (so numpy's int64 cumsum of int32 needs no copy); an input of any
+        other type is converted on the host first (a copy, as numpy casts).
     out: an array (numpy or torch) of the result's shape and dtype to write
         into; it is returned. Any layout; others than DML strides can
         express (negative or unaligned strides) go through a copy.
@@ -190,7 +217,8 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
         dtype holding the bfloat16 sums (in FP32, rounded once to nearest
         even). Without it, such arrays are summed as the integers they are.
         A torch.bfloat16 tensor needs no flag: it gives a torch.bfloat16
-        tensor. dtype must be None (or bfloat16) for bfloat16 input.
+        tensor. dtype must be None (or bfloat16) for bfloat16 input, or
+        float32 for a float32 result summed from the bfloat16 values.
 
     Input and output strides are passed to the device as they are, so
     transposed, Fortran-ordered and sliced views are scanned without a copy
@@ -270,7 +298,7 @@ def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16):
     if rtype == np.float64 and not dev.supports("FLOAT64"):
         raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
     x, ax = _axis(x, axis)
-    if x.dtype != rtype:
+    if x.dtype != rtype and (x.dtype, rtype) not in _WIDENS:
         x = x.astype(rtype)
 
     if out is None:

@@ -252,6 +252,18 @@ static void run_scans(void) {
     CHECK_OK(vkscan_run_scan(device, &desc, input, output));
     CHECK(memcmp(output, expected, sizeof(expected)) == 0);
   }
+  { /* A wider output: INT32 sums accumulate in INT64, past INT32_MAX. */
+    const uint32_t sizes[] = {3};
+    const int32_t input[] = {INT32_MAX, INT32_MAX, -1};
+    const int64_t expected[] = {INT32_MAX, 2 * (int64_t)INT32_MAX, 2 * (int64_t)INT32_MAX - 1};
+    int64_t output[3] = {0};
+    vkscan_tensor_desc in = packed(VKSCAN_DATA_TYPE_INT32, 1, sizes);
+    vkscan_tensor_desc out = packed(VKSCAN_DATA_TYPE_INT64, 1, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_SUM, &in, 0);
+    desc.output = &out;
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+  }
   { /* SUM through the family's struct is vkscan_run()'s sum. */
     const uint32_t sizes[] = {4};
     const float input[] = {1, 2, 3, 4};
@@ -293,6 +305,13 @@ static void scan_invalid_arguments(void) {
   desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 2);
   CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
                "axis: ");
+  { /* An output narrower than the input. */
+    vkscan_tensor_desc narrow = packed(VKSCAN_DATA_TYPE_FLOAT16, 2, sizes);
+    desc = scan_of(VKSCAN_SCAN_OPERATION_SUM, &tensor, 1);
+    desc.output = &narrow;
+    CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+                 "output.data_type: FLOAT16 differs from the input's FLOAT32");
+  }
   desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 1);
   desc.struct_size = sizeof(desc) - 4;
   CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,

@@ -674,6 +674,71 @@ TEST_CASE("cumsum --input-dtype bfloat16: refused on other data, and 2-byte data
                "--input-dtype needs a type");
 }
 
+// --dtype widens: the sums are computed in the output's type, so an INT32
+// line whose sum wraps comes out exact in int64, and FLOAT16 ones counted
+// past 2048 exact in float32; a Fortran array keeps its order.
+TEST_CASE("cumsum --dtype: a wider output holds what the input's type wraps or rounds") {
+  TempDir dir;
+  const uint64_t lines = 3, length = 3000;
+  std::string ints(lines * length * 4, '\0');
+  for (uint64_t i = 0; i < lines * length; ++i) {
+    const int32_t value = (1 << 30) + int32_t(i % 7);
+    std::memcpy(&ints[i * 4], &value, 4);
+  }
+  writeFile(dir / "i4.npy", npyFile(npyDict("<i4", true, "(3000, 3)"), ints));
+  Result result =
+      runTool({"cumsum", dir / "i4.npy", dir / "i8.npy", "--axis", "0", "--dtype", "int64"});
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+  std::string output = readFile(dir / "i8.npy");
+  CHECK(contains(output, "'descr': '<i8'"));
+  CHECK(contains(output, "'fortran_order': True"));
+  CHECK(npy::parseHeader(output).shape == std::vector<uint64_t>{length, lines});
+  std::string expected(lines * length * 8, '\0');
+  for (uint64_t line = 0; line < lines; ++line) {
+    int64_t sum = 0;
+    for (uint64_t k = 0; k < length; ++k) {
+      const uint64_t i = line * length + k;  // Fortran order: axis 0 is contiguous
+      sum += (1 << 30) + int64_t(i % 7);
+      std::memcpy(&expected[i * 8], &sum, 8);
+    }
+  }
+  CHECK(output.substr(size_t(npy::dataOffset(output))) == expected);
+
+  std::string ones(5000 * 2, '\0');
+  for (size_t i = 0; i < 5000; ++i) ones[i * 2 + 1] = '\x3C';  // 1.0 as <f2
+  writeFile(dir / "f2.npy", npyFile(npyDict("<f2", false, "(5000,)"), ones));
+  result = runTool({"cumsum", dir / "f2.npy", dir / "f4.npy", "--dtype=float32", "--reverse"});
+  REQUIRE(result.code == 0);
+  output = readFile(dir / "f4.npy");
+  CHECK(contains(output, "'descr': '<f4'"));
+  std::string counts(5000 * 4, '\0');
+  for (size_t i = 0; i < 5000; ++i) {
+    const float count = float(5000 - i);
+    std::memcpy(&counts[i * 4], &count, 4);
+  }
+  CHECK(output.substr(size_t(npy::dataOffset(output))) == counts);
+}
+
+TEST_CASE("cumsum --dtype: refused where it narrows, converts, or cannot be in place") {
+  TempDir dir;
+  writeFile(dir / "f4.npy", kSmallF4);
+  checkFailure(
+      dir, {"cumsum", dir / "f4.npy", dir / "out.npy", "--dtype", "float16"}, 2,
+      "--dtype float16: " + dir / "f4.npy" + " holds FLOAT32, which --dtype may only widen");
+  checkFailure(dir, {"cummax", dir / "f4.npy", dir / "out.npy", "--dtype", "int64"}, 2,
+               "which --dtype may only widen (int32 to int64");
+  checkFailure(dir, {"cumsum", dir / "f4.npy", dir / "out.npy", "--dtype", "float64", "--in-place"},
+               2, "--in-place: the output's --dtype float64 is wider than the input's");
+  checkFailure(dir, {"cumsum", dir / "f4.npy", dir / "out.npy", "--dtype", "int16"}, 2,
+               "--dtype 'int16' is not one of");
+  checkFailure(dir, {"cumsum", dir / "f4.npy", dir / "out.npy", "--dtype"}, 2,
+               "--dtype needs a type");
+  // The input's own type is no change.
+  const Result same = runTool({"cumsum", dir / "f4.npy", dir / "out.npy", "--dtype", "float32"});
+  CHECK(same.code == 0);
+}
+
 TEST_CASE("reject ranks outside 1 to 8 and dimensions above 2^32-1") {
   TempDir dir;
   writeFile(dir / "scalar.npy", npyFile(npyDict("<f4", false, "()"), std::string(4, '\0')));

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -77,7 +78,8 @@ TEST_CASE("operator cache: an equal descriptor gets the kept operator, any diffe
   // The operation is part of the key: each gets an operator of its own.
   for (ScanOperation operation :
        {ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum}) {
-    CAPTURE(scanOperationName(operation));
+    const std::string operationName = scanOperationName(operation);
+    CAPTURE(operationName);
     ScanDesc desc = scanDesc(baseDesc());
     desc.operation = operation;
     Operator changed = device.createOperator(desc);

@@ -224,8 +224,56 @@ void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint
   referenceScan(scanDesc(desc), input, output);
 }
 
+std::vector<uint8_t> widenElements(DataType from, DataType to, const std::vector<uint8_t>& input) {
+  size_t fromSize = dataTypeSize(from);
+  size_t toSize = dataTypeSize(to);
+  size_t count = input.size() / fromSize;
+  std::vector<uint8_t> wide(count * toSize);
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* source = &input[i * fromSize];
+    uint8_t* target = &wide[i * toSize];
+    uint16_t half = 0;
+    uint32_t word = 0;
+    std::memcpy(from == DataType::Float16 || from == DataType::BFloat16 ? static_cast<void*>(&half)
+                                                                        : static_cast<void*>(&word),
+                source, fromSize);
+    if (from == DataType::Float16) {
+      // halfToFloat() makes every NaN NAN; widening keeps the payload.
+      uint32_t bits = (half & 0x7C00u) == 0x7C00u
+                          ? (static_cast<uint32_t>(half & 0x8000u) << 16) | 0x7F800000u |
+                                (static_cast<uint32_t>(half & 0x3FFu) << 13)
+                          : 0;
+      float value = halfToFloat(half);
+      if (bits != 0) std::memcpy(&value, &bits, 4);
+      std::memcpy(target, &value, 4);
+    } else if (from == DataType::BFloat16) {
+      float value = bfloat16ToFloat(half);
+      std::memcpy(target, &value, 4);
+    } else if (from == DataType::Float32) {
+      float value;
+      std::memcpy(&value, &word, 4);
+      double wider = value;
+      std::memcpy(target, &wider, 8);
+    } else {
+      uint64_t wider = from == DataType::Int32
+                           ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(word)))
+                           : uint64_t{word};
+      std::memcpy(target, &wider, 8);
+    }
+  }
+  return wide;
+}
+
 void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
                    std::vector<uint8_t>& output) {
+  if (desc.input.dataType != desc.output.dataType) {
+    // A wider output: the input converted exactly, then scanned as the
+    // output's type.
+    ScanDesc widened = desc;
+    widened.input.dataType = desc.output.dataType;
+    referenceScan(widened, widenElements(desc.input.dataType, desc.output.dataType, input), output);
+    return;
+  }
   switch (desc.input.dataType) {
     case DataType::Float32:
       return scanTensor<float, float>(desc, input, output, same, same);

@@ -24,7 +24,12 @@ uint16_t floatToBfloat16(float value);
 // left as they are).
 void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint8_t>& input,
                      std::vector<uint8_t>& output);
-// The same for any operation of the family.
+// The input's elements (bytes of `from`, back to back) converted exactly to
+// the wider type `to` (outputTypeWidens()).
+std::vector<uint8_t> widenElements(DataType from, DataType to, const std::vector<uint8_t>& input);
+
+// The same for any operation of the family; a wider output type scans the
+// input converted by widenElements().
 void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
                    std::vector<uint8_t>& output);
 

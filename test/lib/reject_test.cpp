@@ -57,11 +57,12 @@ TEST_CASE("reject: an operation outside ScanOperation") {
 TEST_CASE("reject: the other operations refuse what sums refuse, naming the same field") {
   for (ScanOperation operation :
        {ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum}) {
-    CAPTURE(scanOperationName(operation));
+    const std::string operationName = scanOperationName(operation);
+    CAPTURE(operationName);
     ScanDesc desc = scanDesc(valid());
     desc.operation = operation;
-    desc.output.dataType = DataType::Float64;
-    expectRejected(desc, "output.dataType", "differs from input.dataType");
+    desc.output.dataType = DataType::Float16;  // narrower
+    expectRejected(desc, "output.dataType", "differs from the input's FLOAT32");
     desc = scanDesc(valid());
     desc.operation = operation;
     desc.axis = 3;
@@ -89,10 +90,12 @@ TEST_CASE("reject: axis not below the rank") {
   expectRejected(desc, "axis", "is 3");
 }
 
-TEST_CASE("reject: input and output types differ") {
+TEST_CASE("reject: input and output types differ, the output not one that widens the input") {
   CumulativeSummationDesc desc = valid();
   desc.output.dataType = DataType::Int32;
   expectRejected(desc, "output.dataType", "INT32");
+  desc.output.dataType = DataType::Float16;
+  expectRejected(desc, "output.dataType", "does not widen it");
 }
 
 TEST_CASE("reject: input and output ranks differ") {

@@ -139,8 +139,8 @@ def test_bfloat16_bits_with_the_opt_in(device, rng, layout):
     assert vkscan.cumsum(bits, axis=1, device=device).dtype == np.uint64
     with pytest.raises(TypeError, match=r"^a: bfloat16=True takes 2-byte arrays"):
         vkscan.cumsum(np.zeros(3, np.float32), bfloat16=True, device=device)
-    with pytest.raises(TypeError, match=r"^dtype: float32 for bfloat16 input"):
-        vkscan.cumsum(bits, dtype=np.float32, bfloat16=True, device=device)
+    with pytest.raises(TypeError, match=r"^dtype: float64 for bfloat16 input"):
+        vkscan.cumsum(bits, dtype=np.float64, bfloat16=True, device=device)
 
 
 def test_floats_near_numpy(device, rng):

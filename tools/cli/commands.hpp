@@ -40,6 +40,11 @@ extern const char* const kDemoHelp;
 extern const char* const kInfoHelp;
 extern const char* const kPlanHelp;
 
+// The DataType `text` names (float16 bfloat16 float32 float64 int32 uint32
+// int64 uint64, or numpy's f2 <f4 ...); throws Failure(kExitUsage) naming
+// `option` otherwise.
+DataType parseDataType(const std::string& option, const std::string& text);
+
 // Throws Failure(kExitUsage) unless `text` is a whole decimal integer.
 long long parseInteger(const std::string& option, const std::string& text);
 

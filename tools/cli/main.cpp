@@ -192,6 +192,30 @@ void checkValidation(const Device& device, const GlobalOptions& global) {
   }
 }
 
+DataType parseDataType(const std::string& option, const std::string& text) {
+  static const struct {
+    DataType type;
+    const char* names[4];
+  } kTypes[] = {
+      {DataType::Float16, {"float16", "f2", "<f2", "FLOAT16"}},
+      {DataType::BFloat16, {"bfloat16", "bf16", "BF16", "BFLOAT16"}},
+      {DataType::Float32, {"float32", "f4", "<f4", "FLOAT32"}},
+      {DataType::Float64, {"float64", "f8", "<f8", "FLOAT64"}},
+      {DataType::Int32, {"int32", "i4", "<i4", "INT32"}},
+      {DataType::UInt32, {"uint32", "u4", "<u4", "UINT32"}},
+      {DataType::Int64, {"int64", "i8", "<i8", "INT64"}},
+      {DataType::UInt64, {"uint64", "u8", "<u8", "UINT64"}},
+  };
+  for (const auto& entry : kTypes) {
+    for (const char* name : entry.names) {
+      if (text == name) return entry.type;
+    }
+  }
+  throw Failure(kExitUsage, option + " '" + text +
+                                "' is not one of float16 bfloat16 float32 float64 int32 uint32 "
+                                "int64 uint64");
+}
+
 long long parseInteger(const std::string& option, const std::string& text) {
   errno = 0;
   char* end = nullptr;

@@ -126,30 +126,6 @@ std::vector<uint32_t> parseSizes(const std::string& text) {
   return sizes;
 }
 
-DataType parseType(const std::string& text) {
-  static const struct {
-    DataType type;
-    const char* names[4];
-  } kTypes[] = {
-      {DataType::Float16, {"float16", "f2", "<f2", "FLOAT16"}},
-      {DataType::BFloat16, {"bfloat16", "bf16", "BF16", "BFLOAT16"}},
-      {DataType::Float32, {"float32", "f4", "<f4", "FLOAT32"}},
-      {DataType::Float64, {"float64", "f8", "<f8", "FLOAT64"}},
-      {DataType::Int32, {"int32", "i4", "<i4", "INT32"}},
-      {DataType::UInt32, {"uint32", "u4", "<u4", "UINT32"}},
-      {DataType::Int64, {"int64", "i8", "<i8", "INT64"}},
-      {DataType::UInt64, {"uint64", "u8", "<u8", "UINT64"}},
-  };
-  for (const auto& entry : kTypes) {
-    for (const char* name : entry.names) {
-      if (text == name) return entry.type;
-    }
-  }
-  throw Failure(kExitUsage, "--dtype '" + text +
-                                "' is not one of float16 bfloat16 float32 float64 int32 uint32 "
-                                "int64 uint64");
-}
-
 std::string withThousands(uint64_t value) {
   std::string digits = std::to_string(value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
@@ -183,7 +159,7 @@ void printReport(const PlanReport& report) {
 int planCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
   const PlanArgs parsed = parseArgs(args);
   CumulativeSummationDesc desc;
-  desc.input.dataType = parseType(parsed.dtype);
+  desc.input.dataType = parseDataType("--dtype", parsed.dtype);
   desc.input.sizes = parseSizes(parsed.sizes);
   const long long rank = static_cast<long long>(desc.input.sizes.size());
   if (parsed.axis < -rank || parsed.axis >= rank) {

@@ -102,6 +102,7 @@ struct ScanArgs {
   bool reverse = false;
   bool inPlace = false;
   bool bfloat16 = false;  // --input-dtype bfloat16
+  std::string dtype;      // --dtype: the output's type, if not the input's
 };
 
 bool parseInputDType(const std::string& text) {
@@ -137,6 +138,11 @@ ScanArgs parseArgs(const ScanWords& words, const std::vector<std::string>& args)
       parsed.bfloat16 = parseInputDType(args[++i]);
     } else if (arg.rfind("--input-dtype=", 0) == 0) {
       parsed.bfloat16 = parseInputDType(arg.substr(14));
+    } else if (arg == "--dtype") {
+      if (i + 1 == args.size()) throw Failure(kExitUsage, "--dtype needs a type");
+      parsed.dtype = args[++i];
+    } else if (arg.rfind("--dtype=", 0) == 0) {
+      parsed.dtype = arg.substr(8);
     } else {
       throw Failure(kExitUsage, std::string(words.command) + ": unknown option '" + arg +
                                     "' (see vkscan " + words.command + " --help)");
@@ -257,6 +263,39 @@ DataType toDataType(const ScanWords& words, const std::string& path, npy::DType 
   return DataType::Float32;
 }
 
+// The output's type: the input's, or what --dtype names, which must be the
+// input's or widen it (outputTypeWidens()).
+DataType outputType(const ScanArgs& parsed, DataType input) {
+  if (parsed.dtype.empty()) return input;
+  DataType output = parseDataType("--dtype", parsed.dtype);
+  if (output != input && !outputTypeWidens(input, output)) {
+    throw Failure(kExitUsage, "--dtype " + parsed.dtype + ": " + parsed.input + " holds " +
+                                  dataTypeName(input) +
+                                  ", which --dtype may only widen (int32 to " +
+                                  "int64, uint32 to uint64, float16 and bfloat16 to float32, " +
+                                  "float32 to float64)");
+  }
+  if (output != input && parsed.inPlace) {
+    throw Failure(kExitUsage, "--in-place: the output's --dtype " + parsed.dtype +
+                                  " is wider than the input's, so it cannot share its memory");
+  }
+  return output;
+}
+
+// The .npy dtype of a wider output type (outputTypeWidens()).
+npy::DType npyType(DataType type) {
+  switch (type) {
+    case DataType::Float64:
+      return npy::DType::Float64;
+    case DataType::Int64:
+      return npy::DType::Int64;
+    case DataType::UInt64:
+      return npy::DType::UInt64;
+    default:
+      return npy::DType::Float32;
+  }
+}
+
 // Refuses outputs that would destroy the input or something that is not a
 // plain file (renaming over /dev/null as root would replace the device node).
 void checkOutputPath(const std::string& output, const struct stat& input) {
@@ -297,12 +336,13 @@ std::string scanHelp(ScanOperation operation) {
   // The four names are as long, so the usage's second line aligns for each.
   return std::string("usage: vkscan ") + words.command +
          " IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
-         "                    [--input-dtype bfloat16]\n"
+         "                    [--input-dtype bfloat16] [--dtype T]\n"
          "\n"
          "Writes to OUT.npy the cumulative " +
          words.noun +
          " of the array in IN.npy along one axis,\n"
-         "with the same dtype, shape and memory order (C or Fortran).\n"
+         "with the same shape and memory order (C or Fortran), and the same dtype\n"
+         "unless --dtype widens it.\n"
          "\n"
          "  --axis N      the axis to " +
          words.verb +
@@ -315,6 +355,9 @@ std::string scanHelp(ScanOperation operation) {
          "  --input-dtype bfloat16\n"
          "                IN.npy holds bfloat16 bits as 2-byte data (dtype <u2, or\n" +
          words.bfloat16 +
+         "  --dtype T     OUT.npy's dtype, computed in it: the input's, or wider without\n"
+         "                loss (int32 to int64, uint32 to uint64, float16 and bfloat16\n"
+         "                to float32, float32 to float64), as numpy's dtype=\n"
          "\n"
          "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
          "(<u2 and <V2 only with --input-dtype bfloat16), 1 to 8 dimensions, each at\n" +
@@ -346,6 +389,7 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
     desc.input.strides = fortranStrides(parsed.input, desc.input.sizes);
   }
   desc.output = desc.input;
+  desc.output.dataType = outputType(parsed, desc.input.dataType);
   desc.axis = resolveAxis(parsed.input, parsed.axis, header);
   desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
   desc.exclusive = parsed.exclusive;
@@ -357,17 +401,23 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
   Progress progress;
   progress.phase("starting the device", 0);
   const Device device = openDevice(global);
-  if (!device.supports(desc.input.dataType)) {
-    throw Failure(kExitUsage, parsed.input + ": " + dataTypeName(desc.input.dataType) +
-                                  " is not supported by " + capabilities(device).deviceName);
+  for (DataType type : {desc.input.dataType, desc.output.dataType}) {
+    if (!device.supports(type)) {
+      throw Failure(kExitUsage, parsed.input + ": " + dataTypeName(type) + " is not supported by " +
+                                    capabilities(device).deviceName);
+    }
   }
 
   // totalBytes() rounds up to 4 bytes, which an odd count of 2-byte elements
   // exceeds.
   const uint64_t bufferBytes = std::max(desc.input.totalBytes(), dataBytes);
   const auto input = allocate(bufferBytes, dataBytes);
+  const uint64_t outputDataBytes =
+      dataBytes / dataTypeSize(desc.input.dataType) * dataTypeSize(desc.output.dataType);
   std::unique_ptr<std::byte[]> separateOutput;
-  if (!parsed.inPlace) separateOutput = allocate(bufferBytes, dataBytes);
+  if (!parsed.inPlace) {
+    separateOutput = allocate(std::max(desc.output.totalBytes(), outputDataBytes), outputDataBytes);
+  }
   std::byte* const result = parsed.inPlace ? input.get() : separateOutput.get();
 
   progress.phase("reading " + parsed.input, dataBytes);
@@ -384,12 +434,14 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
   }
   checkValidation(device, global);
 
-  progress.phase("writing " + parsed.output, dataBytes);
+  progress.phase("writing " + parsed.output, outputDataBytes);
   onFile(parsed.output, [&] {
-    const std::string outputHeader = npy::formatHeader(header);
+    npy::Header written = header;
+    if (desc.output.dataType != desc.input.dataType) written.dtype = npyType(desc.output.dataType);
+    const std::string outputHeader = npy::formatHeader(written);
     output->write(outputHeader.data(), outputHeader.size());
-    for (uint64_t done = 0; done < dataBytes;) {
-      const size_t chunk = size_t(std::min<uint64_t>(kWriteChunk, dataBytes - done));
+    for (uint64_t done = 0; done < outputDataBytes;) {
+      const size_t chunk = size_t(std::min<uint64_t>(kWriteChunk, outputDataBytes - done));
       output->write(result + done, chunk);
       done += chunk;
       progress.advance(done);
