@@ -69,7 +69,7 @@ class Checker {
     // an eighth of the values below it, and all levels under a seventh (the
     // fuzzer found [33, 33, 33] along a strided axis: 3 chunks of 16 for 33
     // elements, more than a fifteenth).
-    uint64_t accSize = dataTypeSize(detail::accumulationType(desc_.input.dataType));
+    uint64_t accSize = dataTypeSize(detail::accumulationType(desc_.output.dataType));
     expect(plan_.scratchBytes <= elements * accSize / 7 + 64 * plan_.dispatches.size(),
            "scratchBytes <= elements * accSize / 7 + 64 * dispatches");
     for (size_t i = 0; i < plan_.dispatches.size(); ++i) {
@@ -106,6 +106,12 @@ class Checker {
     expect(d.pipeline.lineDims >= 1 && d.pipeline.lineDims <= 3, "lineDims 1 to 3");
     expect(d.pipeline.lineDims >= 3 || p.lineSize[2] == 1, "lineSize[2] == 1 below 3 dims");
     expect(d.pipeline.lineDims >= 2 || p.lineSize[1] == 1, "lineSize[1] == 1 below 2 dims");
+    if (stage == Stage::Widen) {
+      checkWiden(d, groups);
+      return;
+    }
+    expect(!plan_.scansOutputInPlace || d.in != BufferRole::Input,
+           "after a widening copy, passes read the output");
     if (isRows(stage)) {
       checkRows(d, groups);
     } else if (stage == Stage::ColumnsOnePass) {
@@ -128,6 +134,24 @@ class Checker {
         "node barriers only in interleaved scans of whole lines");
     expect(!d.pipeline.nodeBarrier || (lines * chunks) % wg == 0,
            "node barriers only where no workgroup is partly idle");
+  }
+
+  // The widening copy: first, from the input's type to the output's (twice
+  // its size), an invocation per element in p.chunksPerLine rounds.
+  void checkWiden(const Dispatch& d, uint64_t groups) {
+    const ScanParams& p = d.params;
+    expect(plan_.scansOutputInPlace, "a widening copy only where the scan reads the output");
+    expect(d.pipeline.type == desc_.input.dataType, "the copy reads the input's type");
+    expect(outputTypeWidens(desc_.input.dataType, desc_.output.dataType),
+           "the output's type widens the input's");
+    expect(2 * dataTypeSize(d.pipeline.type) == dataTypeSize(desc_.output.dataType),
+           "the output's elements twice the input's");
+    expect(d.in == BufferRole::Input && d.out == BufferRole::Output, "input to output");
+    expect(p.chunksPerLine <= 65535, "rounds within lavapipe's loop cap");
+    expect(groups * d.pipeline.workgroupSize * p.chunksPerLine >= uint64_t{p.lineCount} * p.axisLen,
+           "every element has an invocation");
+    checkRange(d, d.in, d.inByteOffset, true);
+    checkRange(d, d.out, d.outByteOffset, false, 2);
   }
 
   void checkRows(const Dispatch& d, uint64_t groups) {
@@ -249,7 +273,12 @@ class Checker {
   void checkOutputCovered(uint64_t elements) {
     uint64_t written = 0;
     std::vector<uint64_t> bases;
+    uint64_t copied = 0;
     for (const Dispatch& d : plan_.dispatches) {
+      if (d.pipeline.stage == Stage::Widen) {
+        copied += uint64_t{d.params.lineCount} * d.params.axisLen;
+        continue;
+      }
       if (d.out != BufferRole::Output) continue;
       written += uint64_t{d.params.lineCount} * d.params.axisLen * uint64_t(lanes(d));
       bases.push_back(d.outByteOffset);
@@ -257,6 +286,8 @@ class Checker {
     expect(written == elements, "the output dispatches write every element once (" +
                                     std::to_string(written) + " of " + std::to_string(elements) +
                                     ")");
+    expect(copied == (plan_.scansOutputInPlace ? elements : 0),
+           "a widening copy covers every element, or there is none");
     std::sort(bases.begin(), bases.end());
     expect(std::adjacent_find(bases.begin(), bases.end()) == bases.end(),
            "each output dispatch from a base of its own");
@@ -268,8 +299,10 @@ class Checker {
   }
 
   // Every address inside its binding.
-  void checkRange(const Dispatch& d, BufferRole role, uint64_t byteOffset, bool input) {
-    int64_t size = static_cast<int64_t>(dataTypeSize(d.pipeline.type));
+  // `scale`: the tensor's elements are that many times the pipeline type's.
+  void checkRange(const Dispatch& d, BufferRole role, uint64_t byteOffset, bool input,
+                  int64_t scale = 1) {
+    int64_t size = scale * static_cast<int64_t>(dataTypeSize(d.pipeline.type));
     expect(role != BufferRole::None, "a bound tensor");
     expect(byteOffset % size == 0, "offset a whole element");
     int64_t low, high;
@@ -291,7 +324,7 @@ class Checker {
   void checkBindings(const Dispatch& d) {
     const ScanParams& p = d.params;
     checkRange(d, d.in, d.inByteOffset, true);
-    expect(d.in != BufferRole::Output, "reads no output");
+    expect(plan_.scansOutputInPlace || d.in != BufferRole::Output, "reads no output");
     if (isReduce(d.pipeline.stage)) {
       expect(d.out == BufferRole::None, "a reduce writes no tensor");
       expect(d.hasAux, "a reduce writes aux");

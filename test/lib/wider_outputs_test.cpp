@@ -12,6 +12,7 @@
 #include "device/device_impl.hpp"
 #include "host/device_buffer.hpp"
 #include "plan/plan.hpp"
+#include "plan_invariants.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
@@ -217,6 +218,37 @@ TEST_CASE("wider outputs: a widening copy first, then the scan reads the output 
       CHECK(plan.dispatches[i].in != detail::BufferRole::Input);
       CHECK(plan.dispatches[i].pipeline.type == DataType::Float32);
     }
+  }
+  // The plan invariants (as the fuzzer checks them) for every widening on
+  // shapes of each plan family, on a CPU device and on GPUs of subgroups
+  // 4 to 64.
+  for (Widening widening : kWidenings) {
+    for (const ScanDesc& shape : paths(widening)) {
+      CumulativeSummationDesc geometry{shape.input, shape.output, shape.axis,
+                                       AxisDirection::Decreasing, true};
+      for (uint32_t subgroup : {4u, 8u, 32u, 64u}) {
+        detail::DeviceClass deviceClass =
+            subgroup == 8 ? detail::DeviceClass::Cpu : detail::DeviceClass::Gpu;
+        detail::PlanLimits limits{subgroup, 1024, 65535, 65535};
+        detail::Plan plan =
+            detail::makePlan(detail::normalize(geometry), limits,
+                             detail::tuningFor(deviceClass, subgroup, 1024, {2, 2}));
+        std::vector<std::string> broken = test::planViolations(geometry, plan, limits);
+        std::string lines = test::describe(geometry) + " -> " + dataTypeName(widening.output);
+        for (const std::string& line : broken) lines += "\n" + line;
+        CHECK_MESSAGE(broken.empty(), lines);
+      }
+    }
+  }
+  // Past 2^47 elements in one piece the copy would loop more than lavapipe
+  // allows: refused, naming the sizes.
+  ScanDesc huge = widened({DataType::Int32, DataType::Int64}, {65536, 65536, 65536}, 2);
+  try {
+    detail::makePlan(detail::normalize(huge), detail::PlanLimits{32, 1024, 65535, 65535},
+                     detail::tuningFor(detail::DeviceClass::Gpu, 32, 1024, {}));
+    FAIL("planned a widening copy of 2^48 elements");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.field() == "input.sizes");
   }
   // Same types: no copy.
   detail::Plan plain = detail::makePlan(
