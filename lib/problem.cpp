@@ -112,6 +112,37 @@ DataType accumulationType(DataType type) noexcept {
   return type == DataType::Float16 || type == DataType::BFloat16 ? DataType::Float32 : type;
 }
 
+namespace {
+
+void checkIndices(const ScanDesc& desc) {
+  const TensorDesc& indices = desc.indices;
+  if (desc.operation != ScanOperation::Maximum && desc.operation != ScanOperation::Minimum) {
+    throw InvalidArgument("indices", std::string("only MAXIMUM and MINIMUM scans have indices, "
+                                                 "not ") +
+                                         scanOperationName(desc.operation));
+  }
+  checkTensor(indices, "indices");
+  if (indices.dataType != DataType::Int64) {
+    throw InvalidArgument("indices.dataType",
+                          std::string(dataTypeName(indices.dataType)) + " is not INT64");
+  }
+  if (indices.sizes != desc.input.sizes) {
+    throw InvalidArgument("indices.sizes", "are " + join(indices.sizes) + ", not the input's " +
+                                               join(desc.input.sizes));
+  }
+  if (elementStrides(indices) != elementStrides(desc.output)) {
+    throw InvalidArgument("indices.strides", "are not the output's element strides");
+  }
+  if (desc.exclusive) {
+    throw InvalidArgument("exclusive", "an exclusive scan has no indices (PyTorch's have none)");
+  }
+  if (desc.input.dataType != desc.output.dataType) {
+    throw InvalidArgument("indices", "are not computed with a wider output type");
+  }
+}
+
+}  // namespace
+
 Problem normalize(const ScanDesc& desc) {
   if (static_cast<uint32_t>(desc.operation) > static_cast<uint32_t>(ScanOperation::Minimum)) {
     throw InvalidArgument("operation",
@@ -151,6 +182,26 @@ Problem normalize(const ScanDesc& desc) {
         "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
   }
   if (out.elementCount() > 0) checkOutputDoesNotOverlapItself(out);
+  if (!desc.indices.sizes.empty()) {
+    checkIndices(desc);
+    ScanDesc values = desc;
+    values.indices.sizes.clear();
+    values.indices.strides.clear();
+    Problem problem = normalize(values);
+    if (problem.empty) return problem;
+    // The latest record in traversal order: the greatest index along an
+    // increasing axis, the least along a decreasing one.
+    ScanDesc records;
+    records.operation = desc.axisDirection == AxisDirection::Increasing ? ScanOperation::Maximum
+                                                                        : ScanOperation::Minimum;
+    records.input = desc.indices;
+    records.output = desc.indices;
+    records.axis = desc.axis;
+    records.axisDirection = desc.axisDirection;
+    problem.indexScan = std::make_shared<Problem>(normalize(records));
+    problem.indicesBytes = desc.indices.totalBytes();
+    return problem;
+  }
   if (in.dataType != out.dataType) {
     // The scan of the output in place, after the widening copy.
     ScanDesc scan = desc;

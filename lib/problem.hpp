@@ -47,6 +47,12 @@ struct Problem {
   // widened. That copy is `widenedFrom`: the input's type, the input's
   // layout to the output's. Null otherwise.
   std::shared_ptr<const Problem> widenedFrom;
+  // Indices of a maximum or minimum (ScanDesc::indices): after this scan a
+  // records pass (this problem's layouts, the indices at the output's
+  // element offsets), then `indexScan`, a scan of the indices in place.
+  // Null otherwise.
+  std::shared_ptr<const Problem> indexScan;
+  uint64_t indicesBytes = 0;
 
   uint64_t lineCount() const noexcept;
 };

@@ -15,6 +15,8 @@ const ResolvedBinding* bindingOf(BufferRole role, const ResolvedBindings& bindin
       return &bindings.output;
     case BufferRole::Scratch:
       return &bindings.scratch;
+    case BufferRole::Indices:
+      return &bindings.indices;
     case BufferRole::None:
       break;
   }
@@ -48,7 +50,7 @@ void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer
                         const ResolvedBindings& bindings, ScanParams& params) {
   const ResolvedBinding* roles[3] = {bindingOf(dispatch.in, bindings),
                                      bindingOf(dispatch.out, bindings),
-                                     dispatch.hasAux ? &bindings.scratch : nullptr};
+                                     dispatch.hasAux ? bindingOf(dispatch.aux, bindings) : nullptr};
   uint64_t byteOffsets[3] = {dispatch.inByteOffset, dispatch.outByteOffset, dispatch.auxByteOffset};
   uint64_t elementSizes[3] = {dataTypeSize(dispatch.pipeline.type),
                               dataTypeSize(dispatch.pipeline.type),
@@ -143,7 +145,8 @@ void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipe
     } else {
       params.inAddr = resolve(dispatch.in, dispatch.inByteOffset, bindings);
       params.outAddr = resolve(dispatch.out, dispatch.outByteOffset, bindings);
-      params.auxAddr = dispatch.hasAux ? bindings.scratch.address + dispatch.auxByteOffset : 0;
+      params.auxAddr =
+          dispatch.hasAux ? resolve(dispatch.aux, dispatch.auxByteOffset, bindings) : 0;
     }
     vk.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params),
                           &params);

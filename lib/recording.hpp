@@ -21,6 +21,7 @@ struct ResolvedBindings {
   ResolvedBinding input;
   ResolvedBinding output;
   ResolvedBinding scratch;  // binding.buffer null when the plan needs none
+  ResolvedBinding indices;  // binding.buffer null without indices
   // VkPhysicalDeviceLimits::minStorageBufferOffsetAlignment.
   uint64_t storageBufferAlignment = 16;
   // The input's texel view when `pipelines` are the texel variants

@@ -86,6 +86,11 @@ VKSCAN_API Device createDevice(const DeviceOptions& options = {});
 // queue (field "external.queue"); Unsupported when no host-visible memory can
 // hold the buffers; VulkanError. On any failure `output` is unchanged.
 VKSCAN_API void run(const Device& device, const ScanDesc& desc, const void* input, void* output);
+// The same with the indices a maximum or minimum writes (ScanDesc::indices):
+// `indices` holds desc.indices.spanBytes(); null where the descriptor has
+// none. Not in place.
+VKSCAN_API void run(const Device& device, const ScanDesc& desc, const void* input, void* output,
+                    void* indices);
 // The same for run(device, scanDesc(desc), input, output).
 VKSCAN_API void run(const Device& device, const CumulativeSummationDesc& desc, const void* input,
                     void* output);

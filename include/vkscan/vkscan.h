@@ -21,6 +21,8 @@
  *   vkscan_enumerate_devices()     the physical devices
  *   vkscan_device_create()         a device of vkscan's own (createDevice)
  *   vkscan_run(), vkscan_run_scan() a synchronous scan of host memory
+ *   (vkscan_run_scan_indices() and vkscan_operator_record_indices() with
+ *   a maximum's or minimum's indices)
  *
  * Errors
  *   Every function that can fail returns a vkscan_result; no C++ exception
@@ -191,6 +193,10 @@ typedef struct vkscan_scan_desc {
   uint32_t axis;
   vkscan_axis_direction axis_direction;
   VkBool32 exclusive;
+  /* MAXIMUM and MINIMUM: NULL, or their INT64 indices (vkscan::ScanDesc::
+   * indices: PyTorch's cummax/cummin indices, the output's element strides,
+   * not exclusive, not in place). */
+  const vkscan_tensor_desc* indices;
 } vkscan_scan_desc;
 
 /* As DML_CUMULATIVE_PRODUCT_OPERATOR_DESC (ONNX CumProd, torch.cumprod): a
@@ -308,6 +314,15 @@ VKSCAN_API vkscan_result vkscan_operator_record(vkscan_operator op, VkCommandBuf
                                                 const vkscan_buffer_binding* output,
                                                 const vkscan_buffer_binding* scratch);
 
+/* The same with the indices' binding of a descriptor with indices (NULL
+ * otherwise), written as the output is. */
+VKSCAN_API vkscan_result vkscan_operator_record_indices(vkscan_operator op,
+                                                        VkCommandBuffer command_buffer,
+                                                        const vkscan_buffer_binding* input,
+                                                        const vkscan_buffer_binding* output,
+                                                        const vkscan_buffer_binding* indices,
+                                                        const vkscan_buffer_binding* scratch);
+
 /* ------------------------------------------------------------------------
  * Headless helpers (<vkscan/host.hpp>)
  * ------------------------------------------------------------------------ */
@@ -377,6 +392,10 @@ VKSCAN_API vkscan_result vkscan_run(vkscan_device device,
 /* The same for any scan of the family (run(device, ScanDesc, ...)). */
 VKSCAN_API vkscan_result vkscan_run_scan(vkscan_device device, const vkscan_scan_desc* desc,
                                          const void* input, void* output);
+/* The same with the indices of a descriptor with indices, downloaded into
+ * `indices` (its tensor's span); NULL otherwise. Not in place. */
+VKSCAN_API vkscan_result vkscan_run_scan_indices(vkscan_device device, const vkscan_scan_desc* desc,
+                                                 const void* input, void* output, void* indices);
 
 #ifdef __cplusplus
 } /* extern "C" */

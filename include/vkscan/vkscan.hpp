@@ -226,6 +226,15 @@ struct CumulativeProductDesc {
 // Any scan of the family; the fields mean what the summation's do. Every
 // operation takes every DataType (DML has no maximum or minimum scan: this
 // is vkscan's own).
+//   indices: Maximum and Minimum only, optional (empty sizes: none). Each
+//     element's index along `axis` of the element its output value was
+//     taken from, PyTorch's cummax/cummin indices: with ties to the later
+//     element and NaNs winning, the latest maximal element's, or the latest
+//     NaN's. dataType INT64, the input's sizes, and the output's element
+//     strides (empty where the output's are). Not with `exclusive`, an
+//     output type other than the input's, or in place. Costs two more
+//     passes: the records (reading input and output) and a scan of the
+//     indices in place.
 struct ScanDesc {
   ScanOperation operation = ScanOperation::Sum;
   TensorDesc input;
@@ -233,6 +242,7 @@ struct ScanDesc {
   uint32_t axis = 0;
   AxisDirection axisDirection = AxisDirection::Increasing;
   bool exclusive = false;
+  TensorDesc indices{DataType::Int64, {}, {}};
 };
 
 inline ScanDesc scanDesc(const CumulativeSummationDesc& desc) {
@@ -477,6 +487,13 @@ class VKSCAN_API Operator {
   // small, misaligned offset, partial overlap) before anything is recorded.
   void record(VkCommandBuffer commandBuffer, const BufferBinding& input,
               const BufferBinding& output, const BufferBinding& scratch = {}) const;
+  // The same with the indices' binding (ScanDesc::indices), at least
+  // desc().indices.totalBytes() long and overlapping no other binding;
+  // written as the output is. Required where the descriptor has indices,
+  // refused (null buffer expected) where it has none.
+  void record(VkCommandBuffer commandBuffer, const BufferBinding& input,
+              const BufferBinding& output, const BufferBinding& indices,
+              const BufferBinding& scratch) const;
 
   // vkscan's internals, opaque outside the library.
   struct Impl;

@@ -74,6 +74,7 @@ ScanDesc toCpp(const vkscan_scan_desc* desc) {
   readCommon(desc, result);
   result.operation = static_cast<ScanOperation>(static_cast<uint32_t>(desc->operation));
   result.exclusive = toBool(desc->exclusive, "exclusive");
+  if (desc->indices != nullptr) result.indices = toCpp(desc->indices, "indices");
   return result;
 }
 

@@ -72,4 +72,19 @@ vkscan_result vkscan_operator_record(vkscan_operator op, VkCommandBuffer command
   });
 }
 
+vkscan_result vkscan_operator_record_indices(vkscan_operator op, VkCommandBuffer command_buffer,
+                                             const vkscan_buffer_binding* input,
+                                             const vkscan_buffer_binding* output,
+                                             const vkscan_buffer_binding* indices,
+                                             const vkscan_buffer_binding* scratch) {
+  return guard([&] {
+    requireNonNull(op, "op");
+    requireNonNull(input, "bindings.input");
+    requireNonNull(output, "bindings.output");
+    op->op.record(command_buffer, toCpp(*input), toCpp(*output),
+                  indices != nullptr ? toCpp(*indices) : vkscan::BufferBinding{},
+                  scratch != nullptr ? toCpp(*scratch) : vkscan::BufferBinding{});
+  });
+}
+
 }  // extern "C"

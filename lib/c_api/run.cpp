@@ -17,6 +17,14 @@ vkscan_result vkscan_run(vkscan_device device, const vkscan_cumulative_summation
   });
 }
 
+vkscan_result vkscan_run_scan_indices(vkscan_device device, const vkscan_scan_desc* desc,
+                                      const void* input, void* output, void* indices) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    vkscan::run(device->device, toCpp(desc), input, output, indices);
+  });
+}
+
 vkscan_result vkscan_run_scan(vkscan_device device, const vkscan_scan_desc* desc, const void* input,
                               void* output) {
   return guard([&] {

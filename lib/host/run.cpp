@@ -9,6 +9,7 @@
 #include "device/device_impl.hpp"
 #include "host/device_buffer.hpp"
 #include "host/submission.hpp"
+#include "operator/operator_impl.hpp"
 #include "problem.hpp"
 #include "recording.hpp"
 
@@ -48,6 +49,11 @@ void run(const Device& device, const CumulativeSummationDesc& desc, const void* 
 }
 
 void run(const Device& device, const ScanDesc& desc, const void* input, void* output) {
+  run(device, desc, input, output, nullptr);
+}
+
+void run(const Device& device, const ScanDesc& desc, const void* input, void* output,
+         void* indices) {
   Device::Impl& impl = Device::Access::impl(device);
   Operator op = device.createOperator(desc);
   if (op.dispatchCount() == 0) return;
@@ -56,7 +62,17 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
   }
   if (input == nullptr) throw InvalidArgument("input", "is a null pointer");
   if (output == nullptr) throw InvalidArgument("output", "is a null pointer");
+  bool hasIndices = !desc.indices.sizes.empty();
+  if (hasIndices && indices == nullptr) throw InvalidArgument("indices", "is a null pointer");
+  if (!hasIndices && indices != nullptr) {
+    throw InvalidArgument("indices", "is not null, but the descriptor has no indices");
+  }
   bool inPlace = input == output;
+  if (inPlace && hasIndices) {
+    throw InvalidArgument("output",
+                          "is the input pointer (in place), but the indices are found "
+                          "from the input after the output is written");
+  }
   if (inPlace && desc.input.dataType != desc.output.dataType) {
     throw InvalidArgument("output", std::string("is the input pointer (in place), but ") +
                                         dataTypeName(desc.output.dataType) +
@@ -94,19 +110,27 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
   std::unique_ptr<detail::DeviceBuffer> scratch;
   if (op.scratchSize() > 0)
     scratch = std::make_unique<detail::DeviceBuffer>(impl, op.scratchSize());
+  std::unique_ptr<detail::DeviceBuffer> indexBuffer;
+  uint64_t indexBytes = hasIndices ? desc.indices.spanBytes() : 0;
+  if (hasIndices) {
+    indexBuffer = std::make_unique<detail::DeviceBuffer>(impl, desc.indices.totalBytes());
+    // Strided indices: the bytes between them come back as given.
+    std::memcpy(indexBuffer->mapped(), indices, indexBytes);
+  }
 
   auto submission = std::make_unique<detail::Submission>(impl);
   submission->begin();
   BufferBinding outBinding = inPlace ? in->binding() : out->binding();
-  recordWithInputTexels(op, submission->commandBuffer(), in->binding(), in->texelView(), outBinding,
-                        scratch ? scratch->binding() : BufferBinding{});
+  detail::recordAll(op, submission->commandBuffer(), in->binding(), in->texelView(), outBinding,
+                    indexBuffer ? indexBuffer->binding() : BufferBinding{},
+                    scratch ? scratch->binding() : BufferBinding{});
   detail::barrierComputeToHost(impl.vk, submission->commandBuffer());
   if (!submission->submitAndWait(impl, impl.timeoutNs)) {
     // The GPU may still read and write these objects: the Device keeps them
     // until the fence signals instead of destroying them now.
     auto work = std::make_unique<AbandonedRun>();
     work->submission = std::move(submission);
-    for (auto* buffer : {&in, &out, &scratch}) {
+    for (auto* buffer : {&in, &out, &scratch, &indexBuffer}) {
       if (*buffer) work->buffers.push_back(std::move(*buffer));
     }
     {
@@ -117,6 +141,7 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
                       "the scan did not finish within " + std::to_string(impl.timeoutNs) + " ns");
   }
   std::memcpy(output, inPlace ? in->mapped() : out->mapped(), outBytes);
+  if (hasIndices) std::memcpy(indices, indexBuffer->mapped(), indexBytes);
 }
 
 }  // namespace vkscan

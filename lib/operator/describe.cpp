@@ -14,6 +14,8 @@ const char* roleName(BufferRole role) {
       return "output";
     case BufferRole::Scratch:
       return "scratch";
+    case BufferRole::Indices:
+      return "indices";
     case BufferRole::None:
       break;
   }

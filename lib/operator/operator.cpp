@@ -73,6 +73,7 @@ Operator Device::createOperator(const ScanDesc& desc) const {
   }
   checkSpanWithoutInt64(desc.input, "input", caps);
   checkSpanWithoutInt64(desc.output, "output", caps);
+  if (!desc.indices.sizes.empty()) checkSpanWithoutInt64(desc.indices, "indices", caps);
   auto op = std::make_shared<Operator::Impl>();
   op->device = impl_;
   op->desc = desc;
@@ -116,7 +117,8 @@ namespace {
 
 void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
                     const BufferBinding& input, VkBufferView inputTexelView,
-                    const BufferBinding& output, const BufferBinding& scratch) {
+                    const BufferBinding& output, const BufferBinding& indices,
+                    const BufferBinding& scratch) {
   if (commandBuffer == VK_NULL_HANDLE) throw InvalidArgument("commandBuffer", "is null");
   if (op.plan.dispatches.empty()) return;
   uint64_t inBytes = op.desc.input.totalBytes();
@@ -140,11 +142,28 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
                           "partially overlaps bindings.input (only exact aliasing, in place, is "
                           "allowed)");
   }
+  uint64_t indexBytes = op.plan.scansIndicesInPlace ? op.desc.indices.totalBytes() : 0;
+  if (indexBytes > 0) {
+    checkBinding(indices, indexBytes, "indices");
+    if (inPlace) {
+      throw InvalidArgument("bindings.output",
+                            "is bound in place to the input, but the indices are found from the "
+                            "input after the output is written");
+    }
+    if (overlaps(indices, indexBytes, input, inBytes) ||
+        overlaps(indices, indexBytes, output, outBytes)) {
+      throw InvalidArgument("bindings.indices", "overlaps the input or output binding");
+    }
+  } else if (indices.buffer != VK_NULL_HANDLE) {
+    throw InvalidArgument("bindings.indices.buffer",
+                          "is not null, but the descriptor has no indices");
+  }
   if (op.plan.scratchBytes > 0) {
     checkBinding(scratch, op.plan.scratchBytes, "scratch");
     if (overlaps(scratch, op.plan.scratchBytes, input, inBytes) ||
-        overlaps(scratch, op.plan.scratchBytes, output, outBytes)) {
-      throw InvalidArgument("bindings.scratch", "overlaps the input or output binding");
+        overlaps(scratch, op.plan.scratchBytes, output, outBytes) ||
+        (indexBytes > 0 && overlaps(scratch, op.plan.scratchBytes, indices, indexBytes))) {
+      throw InvalidArgument("bindings.scratch", "overlaps the input, output or indices binding");
     }
   }
   const Device::Impl& device = *op.device;
@@ -152,10 +171,12 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
   bindings.input = {addressOf(device, input), input, inBytes};
   bindings.output = {addressOf(device, output), output, outBytes};
   bindings.scratch = {addressOf(device, scratch), scratch, op.plan.scratchBytes};
+  if (indexBytes > 0) bindings.indices = {addressOf(device, indices), indices, indexBytes};
   bindings.storageBufferAlignment =
       std::max<uint64_t>(device.capabilities.minStorageBufferOffsetAlignment, 1);
   const std::vector<VkPipeline>* pipelines = &op.pipelines;
-  bool inPlaceLookback = (inPlace || op.plan.scansOutputInPlace) && !op.inPlacePipelines.empty();
+  bool inPlaceLookback = (inPlace || op.plan.scansOutputInPlace || op.plan.scansIndicesInPlace) &&
+                         !op.inPlacePipelines.empty();
   if (inPlaceLookback) pipelines = &op.inPlacePipelines;
   // The texel view covers the input from its offset, where the storage
   // binding must start too, as the kernels index both alike. In place, the
@@ -173,15 +194,33 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
 
 }  // namespace
 
+namespace detail {
+
+void recordAll(const Operator& op, VkCommandBuffer commandBuffer, const BufferBinding& input,
+               VkBufferView inputTexelView, const BufferBinding& output,
+               const BufferBinding& indices, const BufferBinding& scratch) {
+  recordOperator(Device::Access::impl(op), commandBuffer, input, inputTexelView, output, indices,
+                 scratch);
+}
+
+}  // namespace detail
+
 void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
                       const BufferBinding& output, const BufferBinding& scratch) const {
-  recordOperator(*impl_, commandBuffer, input, VK_NULL_HANDLE, output, scratch);
+  recordOperator(*impl_, commandBuffer, input, VK_NULL_HANDLE, output, {}, scratch);
+}
+
+void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
+                      const BufferBinding& output, const BufferBinding& indices,
+                      const BufferBinding& scratch) const {
+  recordOperator(*impl_, commandBuffer, input, VK_NULL_HANDLE, output, indices, scratch);
 }
 
 void recordWithInputTexels(const Operator& op, VkCommandBuffer commandBuffer,
                            const BufferBinding& input, VkBufferView inputTexelView,
                            const BufferBinding& output, const BufferBinding& scratch) {
-  recordOperator(Device::Access::impl(op), commandBuffer, input, inputTexelView, output, scratch);
+  recordOperator(Device::Access::impl(op), commandBuffer, input, inputTexelView, output, {},
+                 scratch);
 }
 
 std::string Operator::describe() const {

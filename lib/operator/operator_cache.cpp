@@ -32,13 +32,14 @@ size_t OperatorCache::DescHash::operator()(const ScanDesc* desc) const noexcept 
   hash = mix(hash, static_cast<uint64_t>(desc->axisDirection));
   hash = mix(hash, desc->exclusive ? 1u : 0u);
   hash = mix(hash, static_cast<uint64_t>(desc->operation));
+  hash = mixTensor(hash, desc->indices);
   return static_cast<size_t>(hash);
 }
 
 bool OperatorCache::DescEqual::operator()(const ScanDesc* a, const ScanDesc* b) const noexcept {
   return sameTensor(a->input, b->input) && sameTensor(a->output, b->output) && a->axis == b->axis &&
          a->axisDirection == b->axisDirection && a->exclusive == b->exclusive &&
-         a->operation == b->operation;
+         a->operation == b->operation && sameTensor(a->indices, b->indices);
 }
 
 OperatorCache::OperatorCache(size_t capacity) : capacity_(capacity) {}

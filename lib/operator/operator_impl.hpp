@@ -12,6 +12,12 @@ namespace vkscan {
 namespace detail {
 // One line of Operator::describe() (lib/operator/describe.cpp).
 std::string describeDispatch(const Dispatch& dispatch);
+
+// What run() records: every binding, the input's texel view (or null) and
+// the indices' (empty without indices) included.
+void recordAll(const Operator& op, VkCommandBuffer commandBuffer, const BufferBinding& input,
+               VkBufferView inputTexelView, const BufferBinding& output,
+               const BufferBinding& indices, const BufferBinding& scratch);
 }  // namespace detail
 
 struct VKSCAN_HIDDEN Operator::Impl {

@@ -30,6 +30,8 @@ const char* stageName(Stage stage) noexcept {
       return "columns_onepass";
     case Stage::Widen:
       return "widen";
+    case Stage::Records:
+      return "records";
   }
   return "unknown";
 }

@@ -41,6 +41,11 @@ enum class Stage : uint8_t {
   // input widened into the output, which the scan's passes then scan in
   // place (kernels/widen.comp).
   Widen,
+  // The indices of a maximum or minimum: after the values' scan, each
+  // element's index where it is the running value, a sentinel elsewhere,
+  // which a scan of the indices in place then carries
+  // (kernels/records.comp).
+  Records,
 };
 
 inline bool isLookback(Stage stage) {
@@ -86,7 +91,7 @@ static_assert(static_cast<uint32_t>(ScanOperation::Sum) == VKSCAN_OPERATION_SUM 
                   static_cast<uint32_t>(ScanOperation::Minimum) == VKSCAN_OPERATION_MINIMUM,
               "the kernels number operations as ScanOperation does");
 
-enum class BufferRole : uint8_t { None, Input, Output, Scratch };
+enum class BufferRole : uint8_t { None, Input, Output, Scratch, Indices };
 
 // Everything that selects a pipeline. Two dispatches with equal keys share
 // one VkPipeline; rank, axis and direction are normalised away before this.
@@ -178,7 +183,8 @@ struct Dispatch {
   BufferRole out = BufferRole::None;
   uint64_t outByteOffset = 0;
   bool hasAux = false;
-  uint64_t auxByteOffset = 0;  // into scratch
+  uint64_t auxByteOffset = 0;  // into `aux`
+  BufferRole aux = BufferRole::Scratch;
   // Scratch bytes filled with clearWord (vkCmdFillBuffer) before the
   // dispatch: the look-back's values, which read as unpublished until
   // written. A multiple of 4, at a multiple of 4.
@@ -222,6 +228,9 @@ struct Plan {
   // A Widen pass comes first, and the scan's passes read the output: record
   // them with their in-place pipelines.
   bool scansOutputInPlace = false;
+  // Records and a scan of the indices in place follow the scan (record
+  // with the in-place pipelines too).
+  bool scansIndicesInPlace = false;
 };
 
 }  // namespace vkscan::detail

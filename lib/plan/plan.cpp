@@ -29,7 +29,8 @@ bool fitsStorageBuffers(const Problem& problem, uint64_t scratchBytes, const Pla
   uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
   uint64_t lead = alignment > kBindingAlignment ? alignment - kBindingAlignment : 0;
   if (lead > range) return false;
-  for (uint64_t bytes : {problem.inputBytes, problem.outputBytes, scratchBytes}) {
+  for (uint64_t bytes :
+       {problem.inputBytes, problem.outputBytes, problem.indicesBytes, scratchBytes}) {
     if (bytes > range - lead) return false;
   }
   return true;
@@ -143,15 +144,27 @@ Plan makePlan(const Problem& problem, const PlanLimits& limits, const Tuning& tu
     scanBegin = plan.dispatches.size();
     plan.scansOutputInPlace = true;
   }
-  planPieces(problem, limits, tuning,
-             tuning.deviceClass == DeviceClass::Cpu ? planCpuPiece : planGpuPiece, plan);
+  PiecePlanner planScan = tuning.deviceClass == DeviceClass::Cpu ? planCpuPiece : planGpuPiece;
+  planPieces(problem, limits, tuning, planScan, plan);
+  size_t scanEnd = plan.dispatches.size();
+  if (problem.indexScan) {
+    planPieces(problem, limits, tuning, planRecordsPiece, plan);
+    size_t indexScanBegin = plan.dispatches.size();
+    planPieces(*problem.indexScan, limits, tuning, planScan, plan);
+    for (size_t i = indexScanBegin; i < plan.dispatches.size(); ++i) {
+      Dispatch& d = plan.dispatches[i];
+      if (d.in == BufferRole::Input || d.in == BufferRole::Output) d.in = BufferRole::Indices;
+      if (d.out == BufferRole::Input || d.out == BufferRole::Output) d.out = BufferRole::Indices;
+    }
+    plan.scansIndicesInPlace = true;
+  }
   if (fitsStorageBuffers(problem, plan.scratchBytes, limits)) {
     for (Dispatch& dispatch : plan.dispatches) {
       dispatch.pipeline.storageBuffers = isChunkStage(dispatch.pipeline.stage);
     }
   }
   // After the widening copy the input is in the output.
-  for (size_t i = scanBegin; i < plan.dispatches.size() && plan.scansOutputInPlace; ++i) {
+  for (size_t i = scanBegin; i < scanEnd && plan.scansOutputInPlace; ++i) {
     if (plan.dispatches[i].in == BufferRole::Input) plan.dispatches[i].in = BufferRole::Output;
   }
   return plan;

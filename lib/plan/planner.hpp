@@ -135,6 +135,9 @@ void setRealign(Dispatch& d, const Problem& p);
 // The planners of each device class: each plans one piece into `plan`.
 void planGpuPiece(const Problem& piece, const PlanLimits& limits, const Tuning& tuning, Plan& plan);
 void planCpuPiece(const Problem& piece, const PlanLimits& limits, const Tuning& tuning, Plan& plan);
+// The records pass of a piece of a scan with indices (Problem::indexScan).
+void planRecordsPiece(const Problem& piece, const PlanLimits& limits, const Tuning& tuning,
+                      Plan& plan);
 // The widening copy of a piece (Problem::widenedFrom), on any device.
 void planWidenPiece(const Problem& piece, const PlanLimits& limits, const Tuning& tuning,
                     Plan& plan);

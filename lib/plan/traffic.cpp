@@ -30,11 +30,11 @@ bool isReduce(Stage stage) {
 }  // namespace
 
 uint64_t DispatchTraffic::bytesRead() const noexcept {
-  return read[1] + read[2] + read[3];
+  return read[1] + read[2] + read[3] + read[4];
 }
 
 uint64_t DispatchTraffic::bytesWritten() const noexcept {
-  return written[1] + written[2] + written[3];
+  return written[1] + written[2] + written[3] + written[4];
 }
 
 DispatchTraffic dispatchTraffic(const Dispatch& d) {
@@ -47,7 +47,12 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
   // reduce pass writes, and what a chunked scan pass reads back as carries.
   uint64_t carries = lines * d.params.chunksPerLine * accumulator;
   bool chunked = d.params.chunksPerLine > 1;
-  if (stage == Stage::Widen) {
+  if (stage == Stage::Records) {
+    // The input and the values, then an index (8 bytes) per element.
+    t.read[index(d.in)] += elements;
+    t.read[index(d.aux)] += elements;
+    t.written[index(d.out)] += lines * d.params.axisLen * 8;
+  } else if (stage == Stage::Widen) {
     t.read[index(d.in)] += elements;
     t.written[index(d.out)] += 2 * elements;
   } else if (isLookback(stage)) {

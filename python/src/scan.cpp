@@ -74,7 +74,7 @@ ScanOperation operationOf(const std::string& name) {
 }
 
 void scan(const Device& device, const py::array& a, py::array& out, int axis, bool reverse,
-          bool exclusive, bool bfloat16, const std::string& operation) {
+          bool exclusive, bool bfloat16, const std::string& operation, py::object indices) {
   if (!out.writeable()) throw py::value_error("out: is read-only");
   ScanDesc desc;
   desc.operation = operationOf(operation);
@@ -86,6 +86,15 @@ void scan(const Device& device, const py::array& a, py::array& out, int axis, bo
   desc.axis = static_cast<uint32_t>(axis);
   desc.axisDirection = reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
   desc.exclusive = exclusive;
+  py::array indexArray;
+  if (!indices.is_none()) {
+    indexArray = indices.cast<py::array>();
+    if (!indexArray.writeable()) throw py::value_error("indices: is read-only");
+    if (!indexArray.dtype().is(py::dtype::of<int64_t>())) {
+      throw py::type_error("indices: dtype is not int64");
+    }
+    desc.indices = tensorOf(indexArray, DataType::Int64, "indices");
+  }
   // run() takes one pointer for both only in place, with equal layouts.
   py::array source = a;
   if (a.data() == out.data() && desc.input.strides != desc.output.strides) {
@@ -95,8 +104,9 @@ void scan(const Device& device, const py::array& a, py::array& out, int axis, bo
   const void* input = source.data();
   void* output = out.mutable_data();
   // `source` and the caller's references keep both buffers alive meanwhile.
+  void* indexData = indices.is_none() ? nullptr : indexArray.mutable_data();
   py::gil_scoped_release release;
-  run(device, desc, input, output);
+  run(device, desc, input, output, indexData);
 }
 
 }  // namespace
@@ -104,11 +114,12 @@ void scan(const Device& device, const py::array& a, py::array& out, int axis, bo
 void bindScan(py::module_& m) {
   m.def("scan", &scan, py::arg("device"), py::arg("a"), py::arg("out"), py::arg("axis"),
         py::arg("reverse"), py::arg("exclusive"), py::arg("bfloat16") = false,
-        py::arg("operation") = "SUM",
+        py::arg("operation") = "SUM", py::arg("indices") = py::none(),
         "One run() from array a into array out (same shape; out of a's dtype or a wider "
         "one, vkscan::outputTypeWidens(); strides passed "
         "as they are); bfloat16: both hold bfloat16 bits as 2-byte data; operation: "
-        "SUM, PRODUCT, MAXIMUM or MINIMUM. Use vkscan.cumsum and the others, which "
+        "SUM, PRODUCT, MAXIMUM or MINIMUM; indices: an int64 array of out's shape and "
+        "strides for a MAXIMUM's or MINIMUM's indices. Use vkscan.cumsum and the others, which "
         "apply numpy's rules.");
 }
 

@@ -251,14 +251,13 @@ def cumprod(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, 
 
 
 def cummax(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
-           bfloat16=False):
+           bfloat16=False, indices=False):
     """Cumulative maximum of the elements along an axis, on a Vulkan device.
 
     The values of torch.cummax: a tie goes to the later element (-0.0
     against +0.0 too) and a NaN always wins, the latest one propagating
     (numpy.maximum.accumulate gives the same values, but may keep another
-    NaN or zero's sign). Only the values are computed: torch.cummax also
-    returns the indices, vkscan does not. Exact, whatever the order.
+    NaN or zero's sign). Exact, whatever the order.
 
     Takes cumsum's arguments and rules, except that the result keeps the
     input's dtype, as numpy's and torch's do (dtype= converts first); a
@@ -268,28 +267,65 @@ def cummax(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
         is the identity: -inf for floats, the type's least value for
         integers).
     reverse: scan from the last index down.
+    indices: also return torch.cummax's indices: (values, indices), the
+        indices int64 (a torch tensor for a tensor), each element's index
+        along the axis of the element its value was taken from (the latest
+        maximal one, or the latest NaN). Not with exclusive.
     """
-    return _run("MAXIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+    return _run("MAXIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices)
 
 
 def cummin(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, device=None,
-           bfloat16=False):
+           bfloat16=False, indices=False):
     """Cumulative minimum of the elements along an axis, on a Vulkan device.
 
-    As cummax, with minima: the values of torch.cummin (not its indices),
-    ties to the later element, NaNs winning.
+    As cummax, with minima: torch.cummin's values (and with indices=True its
+    indices), ties to the later element, NaNs winning.
 
     exclusive: leave each element out of its own minimum (the first result
         is the identity: +inf for floats, the type's greatest value for
         integers).
     reverse: scan from the last index down.
     """
-    return _run("MINIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+    return _run("MINIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices)
 
 
-def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16):
+def _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16):
+    """cummax's or cummin's values and indices, in one run into C-ordered
+    arrays (the indices take the values' strides), copied into `out`."""
+    if exclusive:
+        raise ValueError("indices: an exclusive scan has none (neither has torch's cummax)")
+    if bfloat16 or _arrays.is_torch_bfloat16(a):
+        raise TypeError("indices: not computed for bfloat16 input")
+    x = _arrays.as_numpy(a, "a")
+    want = None if dtype is None else _arrays.numpy_dtype(dtype, "dtype")
+    rtype = result_dtype(x.dtype, want, op)
+    if rtype == np.float64 and not dev.supports("FLOAT64"):
+        raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
+    x, ax = _axis(x, axis)
+    if x.ndim > _MAX_RANK:
+        raise ValueError(f"a: {x.ndim} dimensions; indices are computed for at most {_MAX_RANK}")
+    x = np.ascontiguousarray(x, dtype=rtype)
+    o = np.empty(x.shape, rtype)
+    idx = np.empty(x.shape, np.int64)
+    if x.size != 0:
+        _vkscan.scan(dev, x, o, ax, bool(reverse), False, False, op, idx)
+    if out is None:
+        return _arrays.like_caller(o, a), _arrays.like_caller(idx, a)
+    target = _arrays.as_writable_numpy(out, "out")
+    if target.shape != o.shape:
+        raise ValueError(f"out: shape {target.shape} is not the result's {o.shape}")
+    if target.dtype != rtype:
+        raise TypeError(f"out: dtype {target.dtype} is not the result's {rtype}")
+    np.copyto(target, o)
+    return out, _arrays.like_caller(idx, a)
+
+
+def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices=False):
     """The four functions' common body, for the library's operation `op`."""
     dev = _device.resolve(device)
+    if indices:
+        return _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16)
     if bfloat16 or _arrays.is_torch_bfloat16(a):
         return _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse)
     x = _arrays.as_numpy(a, "a")

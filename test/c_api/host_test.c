@@ -183,7 +183,7 @@ static void run_numbers(void) {
 static vkscan_scan_desc scan_of(vkscan_scan_operation operation, const vkscan_tensor_desc* tensor,
                                 uint32_t axis) {
   vkscan_scan_desc desc = {sizeof(vkscan_scan_desc),         operation, tensor, tensor, axis,
-                           VKSCAN_AXIS_DIRECTION_INCREASING, VK_FALSE};
+                           VKSCAN_AXIS_DIRECTION_INCREASING, VK_FALSE,  NULL};
   return desc;
 }
 
@@ -251,6 +251,24 @@ static void run_scans(void) {
     desc.exclusive = VK_TRUE;
     CHECK_OK(vkscan_run_scan(device, &desc, input, output));
     CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+  }
+  { /* INT32 maximum with PyTorch's indices: ties to the later element. */
+    const uint32_t sizes[] = {6};
+    const int32_t input[] = {2, 1, 2, -5, 7, 7};
+    const int32_t expected[] = {2, 2, 2, 2, 7, 7};
+    const int64_t expected_indices[] = {0, 0, 2, 2, 4, 5};
+    int32_t output[6] = {0};
+    int64_t indices[6] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_INT32, 1, sizes);
+    vkscan_tensor_desc index_tensor = packed(VKSCAN_DATA_TYPE_INT64, 1, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 0);
+    desc.indices = &index_tensor;
+    CHECK_OK(vkscan_run_scan_indices(device, &desc, input, output, indices));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+    CHECK(memcmp(indices, expected_indices, sizeof(expected_indices)) == 0);
+    desc.exclusive = VK_TRUE;
+    CHECK_RESULT(vkscan_run_scan_indices(device, &desc, input, output, indices),
+                 VKSCAN_ERROR_INVALID_ARGUMENT, "exclusive: ");
   }
   { /* A wider output: INT32 sums accumulate in INT64, past INT32_MAX. */
     const uint32_t sizes[] = {3};

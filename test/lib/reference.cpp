@@ -100,9 +100,32 @@ std::vector<T> canonicalScan(ScanOperation op, const std::vector<T>& x, bool exc
   return out;
 }
 
+// PyTorch's cummax/cummin indices of a line (traversal order), as its CPU
+// kernel finds them: the running value moves to x where x is a NaN, or
+// where the value is no NaN and x >= it (maximum; <= for minimum), and the
+// index along the axis with it.
+template <typename T>
+std::vector<int64_t> torchIndices(ScanOperation op, const std::vector<T>& line, bool reverse) {
+  std::vector<int64_t> indices(line.size());
+  T best = line.empty() ? T(0) : line[0];
+  int64_t at = 0;
+  for (size_t k = 0; k < line.size(); ++k) {
+    T x = line[k];
+    bool moves = k == 0 || isNan(x) ||
+                 (!isNan(best) && (op == ScanOperation::Maximum ? x >= best : x <= best));
+    if (moves) {
+      best = x;
+      at = static_cast<int64_t>(reverse ? line.size() - 1 - k : k);
+    }
+    indices[k] = at;
+  }
+  return indices;
+}
+
 template <typename Stored, typename Acc>
 void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
-                std::vector<uint8_t>& output, Acc (*load)(Stored), Stored (*store)(Acc)) {
+                std::vector<uint8_t>& output, Acc (*load)(Stored), Stored (*store)(Acc),
+                std::vector<uint8_t>* indices) {
   const std::vector<uint32_t>& sizes = desc.input.sizes;
   size_t rank = sizes.size();
   auto stridesOf = [&](const TensorDesc& t) {
@@ -137,6 +160,14 @@ void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
       line[k] = load(value);
     }
     std::vector<Acc> scanned = canonicalScan(desc.operation, line, desc.exclusive);
+    if (indices != nullptr) {
+      // Indices share the output's element strides.
+      std::vector<int64_t> found = torchIndices(desc.operation, line, reverse);
+      for (uint32_t k = 0; k < n; ++k) {
+        uint64_t i = reverse ? n - 1 - k : k;
+        std::memcpy(&(*indices)[(outBase + i * outStrides[desc.axis]) * 8], &found[k], 8);
+      }
+    }
     for (uint32_t k = 0; k < n; ++k) {
       uint64_t i = reverse ? n - 1 - k : k;
       Stored value = store(scanned[k]);
@@ -266,31 +297,38 @@ std::vector<uint8_t> widenElements(DataType from, DataType to, const std::vector
 
 void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
                    std::vector<uint8_t>& output) {
+  referenceScan(desc, input, output, nullptr);
+}
+
+void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                   std::vector<uint8_t>& output, std::vector<uint8_t>* indices) {
   if (desc.input.dataType != desc.output.dataType) {
     // A wider output: the input converted exactly, then scanned as the
     // output's type.
     ScanDesc widened = desc;
     widened.input.dataType = desc.output.dataType;
-    referenceScan(widened, widenElements(desc.input.dataType, desc.output.dataType, input), output);
+    referenceScan(widened, widenElements(desc.input.dataType, desc.output.dataType, input), output,
+                  indices);
     return;
   }
   switch (desc.input.dataType) {
     case DataType::Float32:
-      return scanTensor<float, float>(desc, input, output, same, same);
+      return scanTensor<float, float>(desc, input, output, same, same, indices);
     case DataType::Float16:
-      return scanTensor<uint16_t, float>(desc, input, output, halfToFloat, floatToHalf);
+      return scanTensor<uint16_t, float>(desc, input, output, halfToFloat, floatToHalf, indices);
     case DataType::BFloat16:
-      return scanTensor<uint16_t, float>(desc, input, output, bfloat16ToFloat, floatToBfloat16);
+      return scanTensor<uint16_t, float>(desc, input, output, bfloat16ToFloat, floatToBfloat16,
+                                         indices);
     case DataType::Float64:
-      return scanTensor<double, double>(desc, input, output, same, same);
+      return scanTensor<double, double>(desc, input, output, same, same, indices);
     case DataType::Int32:
-      return scanTensor<int32_t, int32_t>(desc, input, output, same, same);
+      return scanTensor<int32_t, int32_t>(desc, input, output, same, same, indices);
     case DataType::UInt32:
-      return scanTensor<uint32_t, uint32_t>(desc, input, output, same, same);
+      return scanTensor<uint32_t, uint32_t>(desc, input, output, same, same, indices);
     case DataType::Int64:
-      return scanTensor<int64_t, int64_t>(desc, input, output, same, same);
+      return scanTensor<int64_t, int64_t>(desc, input, output, same, same, indices);
     case DataType::UInt64:
-      return scanTensor<uint64_t, uint64_t>(desc, input, output, same, same);
+      return scanTensor<uint64_t, uint64_t>(desc, input, output, same, same, indices);
   }
 }
 

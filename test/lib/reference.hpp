@@ -32,5 +32,10 @@ std::vector<uint8_t> widenElements(DataType from, DataType to, const std::vector
 // input converted by widenElements().
 void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
                    std::vector<uint8_t>& output);
+// The same, with the indices of a maximum or minimum (PyTorch's cummax and
+// cummin, as its CPU kernel finds them) into `indices` (bytes laid out as
+// the output's elements, 8 bytes each), unless null.
+void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                   std::vector<uint8_t>& output, std::vector<uint8_t>* indices);
 
 }  // namespace vkscan::test

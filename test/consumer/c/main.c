@@ -22,7 +22,8 @@ int main(void) {
                               &tensor,
                               3,
                               VKSCAN_AXIS_DIRECTION_INCREASING,
-                              VK_FALSE};
+                              VK_FALSE,
+                              NULL};
   vkscan_device device = NULL;
   vkscan_result result;
 
