@@ -1,4 +1,4 @@
-"""vkscan.dask.cumsum on a LocalCluster of two worker processes, each
+"""vkscan.dask.cumsum and cumprod on a LocalCluster of two worker processes, each
 scanning its chunks with a device of its own, against numpy.cumsum of the
 gathered array."""
 
@@ -64,3 +64,27 @@ def test_dtype_follows_numpy(client):
     result = vkscan_dask.cumsum(x, axis=0)
     assert result.dtype == np.int64
     assert np.array_equal(client.compute(result).result(), np.cumsum(np.arange(40)))
+
+
+def test_cumprod_composes_as_numpy(client):
+    rng = np.random.default_rng(50)
+    ints = rng.integers(-3, 4, size=(30, 40), dtype=np.int64) | 1
+    floats = np.exp(rng.normal(0.0, 0.1, (30, 40))).astype(np.float32)
+    for data in (ints, floats):
+        x = da.from_array(data, chunks=(16, 15))
+        for axis, kwargs in [(1, {}), (0, dict(exclusive=True, reverse=True))]:
+            got = client.compute(vkscan_dask.cumprod(x, axis=axis, **kwargs)).result()
+            want = np.moveaxis(data, axis, 0)
+            if kwargs.get("reverse"):
+                want = want[::-1]
+            want = np.cumprod(want, axis=0)
+            if kwargs.get("exclusive"):
+                want = np.concatenate([np.ones_like(want[:1]), want[:-1]])
+            if kwargs.get("reverse"):
+                want = want[::-1]
+            want = np.moveaxis(want, 0, axis)
+            what = f"{data.dtype} axis {axis} {kwargs}"
+            if data.dtype.kind == "f":
+                np.testing.assert_allclose(got, want, rtol=1e-4, err_msg=what)
+            else:
+                assert np.array_equal(got, want), what
