@@ -113,7 +113,7 @@ DataType accumulationType(DataType type) noexcept {
 }
 
 Problem normalize(const ScanDesc& desc) {
-  if (static_cast<uint32_t>(desc.operation) > static_cast<uint32_t>(ScanOperation::Minimum)) {
+  if (static_cast<uint32_t>(desc.operation) > static_cast<uint32_t>(ScanOperation::LogSumExp)) {
     throw InvalidArgument("operation",
                           "unknown value " + std::to_string(static_cast<uint32_t>(desc.operation)));
   }
@@ -125,6 +125,12 @@ Problem normalize(const ScanDesc& desc) {
     throw InvalidArgument("output.dataType", std::string(dataTypeName(out.dataType)) +
                                                  " differs from input.dataType " +
                                                  dataTypeName(in.dataType));
+  }
+  bool floats = in.dataType == DataType::Float32 || in.dataType == DataType::Float16 ||
+                in.dataType == DataType::BFloat16 || in.dataType == DataType::Float64;
+  if (desc.operation == ScanOperation::LogSumExp && !floats) {
+    throw InvalidArgument("input.dataType", std::string(dataTypeName(in.dataType)) +
+                                                " is not a float type, which LOG_SUM_EXP needs");
   }
   if (in.sizes.size() != out.sizes.size()) {
     throw InvalidArgument("output.sizes", "has " + std::to_string(out.sizes.size()) +

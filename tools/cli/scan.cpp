@@ -89,6 +89,7 @@ const ScanWords& wordsFor(ScanOperation operation) {
     case ScanOperation::Minimum:
       return minimum;
     case ScanOperation::Sum:
+    case ScanOperation::LogSumExp:  // no command yet
       break;
   }
   return sum;
