@@ -64,13 +64,16 @@ TensorDesc tensorOf(const py::array& array, DataType type, const std::string& fi
   return t;
 }
 
-// "SUM", "PRODUCT", "MAXIMUM" or "MINIMUM", as scanOperationName() spells them.
+// "SUM", "PRODUCT", "MAXIMUM", "MINIMUM" or "LOG_SUM_EXP", as
+// scanOperationName() spells them.
 ScanOperation operationOf(const std::string& name) {
-  for (ScanOperation operation : {ScanOperation::Sum, ScanOperation::Product,
-                                  ScanOperation::Maximum, ScanOperation::Minimum}) {
+  for (ScanOperation operation :
+       {ScanOperation::Sum, ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum,
+        ScanOperation::LogSumExp}) {
     if (name == scanOperationName(operation)) return operation;
   }
-  throw py::value_error("operation: '" + name + "' is not SUM, PRODUCT, MAXIMUM or MINIMUM");
+  throw py::value_error("operation: '" + name +
+                        "' is not SUM, PRODUCT, MAXIMUM, MINIMUM or LOG_SUM_EXP");
 }
 
 void scan(const Device& device, const py::array& a, py::array& out, int axis, bool reverse,
@@ -105,7 +108,7 @@ void bindScan(py::module_& m) {
         py::arg("operation") = "SUM",
         "One run() from array a into array out (same shape and dtype; strides passed "
         "as they are); bfloat16: both hold bfloat16 bits as 2-byte data; operation: "
-        "SUM, PRODUCT, MAXIMUM or MINIMUM. Use vkscan.cumsum and the others, which "
+        "SUM, PRODUCT, MAXIMUM, MINIMUM or LOG_SUM_EXP. Use vkscan.cumsum and the others, which "
         "apply numpy's rules.");
 }
 
