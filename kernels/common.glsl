@@ -313,6 +313,7 @@ layout(constant_id = VKSCAN_SPEC_SIGNED_VALUES) const bool kSignedValues = false
 const bool kSelects =
     kOperation == VKSCAN_OPERATION_MAXIMUM || kOperation == VKSCAN_OPERATION_MINIMUM;
 const bool kMaximum = kOperation == VKSCAN_OPERATION_MAXIMUM;
+const bool kLogSumExp = kOperation == VKSCAN_OPERATION_LOG_SUM_EXP;
 
 #if defined(ACC_IS_FLOAT)
 #ifdef VKSCAN_TYPE_F64
@@ -323,13 +324,103 @@ ACC_T infinity(bool negative) {
 ACC_T infinity(bool negative) { return uintBitsToFloat(negative ? 0xFF800000u : 0x7F800000u); }
 #endif
 ACC_T identity() {
-  if (kSelects) return infinity(kMaximum);
+  if (kSelects || kLogSumExp) return infinity(kMaximum || kLogSumExp);
   return kOperation == VKSCAN_OPERATION_PRODUCT ? ACC_T(1.0) : ACC_T(-0.0);
 }
 
 bool laterWins(ACC_T earlier, ACC_T later) {
   bool ordered = kMaximum ? later >= earlier : later <= earlier;
   return isnan(later) || (!isnan(earlier) && ordered);
+}
+
+// Log-sum-exp, log(exp(a) + exp(b)) = m + log1p(exp(-d)) with m the larger
+// operand and d = m - other, from IEEE additions and multiplications alone
+// in one fixed sequence: GLSL's exp() and log() are not correctly rounded
+// and differ by device, and Vulkan's division and fma() are not exact
+// either. The CPU reference (test/lib/reference.cpp) is the same sequence
+// line for line. Symmetric in its operands, so exactly commutative.
+// - d is carried exactly as d + dd (TwoSum). exp(-(d + dd)): k =
+//   round(-d / ln2) by the 1.5 * 2^p trick, a Cody-Waite reduction to
+//   |r| <= ln2 / 2, a minimax polynomial, and 2^k from exponent bits (a
+//   normal number: d is at most the cutoff).
+// - log1p(e) = e + e^2 R(e), R minimax on [0, 1]: no reduction, so short
+//   code (lanes unroll combine() 16 times over at many call sites, and
+//   lavapipe's compile time grows with it).
+// - Past the cutoff (exp(-d) near the least normal number) the result is m,
+//   and below 2^-26 (2^-55 for FP64) d counts as 0, where exp(-d) rounds to
+//   1 anyway: no intermediate is ever a denormal, so flushing devices agree.
+// - A NaN operand gives the positive quiet NaN; -infinity (the identity)
+//   gives the other operand; +infinity gives +infinity.
+#ifdef VKSCAN_TYPE_F64
+#define LSE_CUTOFF 700.0LF
+#define LSE_TINY 2.7755575615628914e-17LF
+#define LSE_LOG2E 1.4426950408889634LF
+#define LSE_ROUND 6755399441055744.0LF
+#define LSE_EXP_HI 6.93147180369123816490e-01LF
+#define LSE_EXP_LO 1.90821492927058770002e-10LF
+const double kLseP[11] =
+    double[](2.0914898727175524e-09LF, 2.5105513541847086e-08LF, 2.755727313289604e-07LF,
+             2.7557254685728803e-06LF, 2.480158732595111e-05LF, 0.0001984126987538548LF,
+             0.0013888888888883633LF, 0.008333333333325973LF, 0.04166666666666667LF,
+             0.1666666666666667LF, 0.5LF);
+const double kLseR[22] = double[](
+    1.507843780222621e-05LF, -0.0001818830325500265LF, 0.001043354876634814LF,
+    -0.0038046517253179694LF, 0.009968982838076882LF, -0.020179668043339125LF,
+    0.03327845491726436LF, -0.046798182549893104LF, 0.05858685252957079LF, -0.06799320385322372LF,
+    0.07573035633807378LF, -0.08299931758127772LF, 0.09083470413958532LF, -0.09998705428075007LF,
+    0.11110938960467566LF, -0.12499983019721868LF, 0.14285713092791552LF, -0.1666666661032813LF,
+    0.19999999998361212LF, -0.2499999999997462LF, 0.33333333333333176LF, -0.5LF);
+int lseRoundedBits(double big) { return int(unpackDouble2x32(big).x); }
+double lsePow2(int k) { return packDouble2x32(uvec2(0u, uint(k + 1023) << 20)); }
+double lseNan() { return packDouble2x32(uvec2(0u, 0x7FF80000u)); }
+#else
+#define LSE_CUTOFF 85.0
+#define LSE_TINY 1.4901161193847656e-08
+#define LSE_LOG2E 1.4426950216293335
+#define LSE_ROUND 12582912.0
+#define LSE_EXP_HI 0.693145751953125
+#define LSE_EXP_LO 1.428606765330187e-06
+const float kLseP[6] = float[](0.0001989126903936267, 0.0013933900045230985, 0.00833331048488617,
+                               0.041666463017463684, 0.1666666716337204, 0.5);
+const float kLseR[11] =
+    float[](-0.001770662609487772, 0.011725340969860554, -0.03631710633635521, 0.07204850018024445,
+            -0.10774867981672287, 0.13762709498405457, -0.16563618183135986, 0.19987818598747253,
+            -0.2499924600124359, 0.3333331346511841, -0.5);
+int lseRoundedBits(float big) { return int(floatBitsToUint(big) - 0x4B400000u); }
+float lsePow2(int k) { return uintBitsToFloat(uint(k + 127) << 23); }
+float lseNan() { return uintBitsToFloat(0x7FC00000u); }
+#endif
+
+ACC_T logSumExp(ACC_T a, ACC_T b) {
+  bool aFirst = a >= b;
+  ACC_T m = aFirst ? a : b;
+  ACC_T o = aFirst ? b : a;
+  // d + dd == m - o exactly (TwoSum).
+  precise ACC_T d = m - o;
+  precise ACC_T bb = d - m;
+  precise ACC_T aa = d - bb;
+  precise ACC_T dd = (m - aa) + (-o - bb);
+  bool far = !(d <= LSE_CUTOFF);
+  bool zero = far || d < LSE_TINY;
+  ACC_T x = zero ? ACC_T(0) : -d;
+  ACC_T dx = zero ? ACC_T(0) : dd;
+  // e = exp(x - dx).
+  precise ACC_T big = x * LSE_LOG2E + LSE_ROUND;
+  precise ACC_T kf = big - LSE_ROUND;
+  precise ACC_T r = (x - kf * LSE_EXP_HI) - (kf * LSE_EXP_LO + dx);
+  precise ACC_T poly = kLseP[0];
+  [[unroll]] for (int i = 1; i < kLseP.length(); ++i) poly = poly * r + kLseP[i];
+  precise ACC_T e = (ACC_T(1) + (r + r * (r * poly))) * lsePow2(lseRoundedBits(big));
+  // log1p(e) = e + e^2 R(e) on [0, 1]; below LSE_TINY, e^2 R(e) is under
+  // half an ulp of e (and would reach the denormals), so it is left out.
+  ACC_T ee = e < LSE_TINY ? ACC_T(0) : e;
+  precise ACC_T poly2 = kLseR[0];
+  [[unroll]] for (int i = 1; i < kLseR.length(); ++i) poly2 = poly2 * ee + kLseR[i];
+  precise ACC_T l = e + ee * (ee * poly2);
+  precise ACC_T sum = m + l;
+  ACC_T result = far ? m : sum;
+  result = o == infinity(true) || m == infinity(false) ? m : result;
+  return isnan(a) || isnan(b) ? lseNan() : result;
 }
 #elif defined(EMULATED_INT64)
 ACC_T identity() {
@@ -382,6 +473,9 @@ bool laterWins(ACC_T earlier, ACC_T later) {
 // `precise` keeps each addition or multiplication as written.
 ACC_T combine(ACC_T earlier, ACC_T later) {
   if (kSelects) return laterWins(earlier, later) ? later : earlier;
+#if defined(ACC_IS_FLOAT)
+  if (kLogSumExp) return logSumExp(earlier, later);
+#endif
   if (kOperation == VKSCAN_OPERATION_PRODUCT) {
     precise ACC_T product = MUL(earlier, later);
     return product;

@@ -144,7 +144,7 @@ void checkIndices(const ScanDesc& desc) {
 }  // namespace
 
 Problem normalize(const ScanDesc& desc) {
-  if (static_cast<uint32_t>(desc.operation) > static_cast<uint32_t>(ScanOperation::Minimum)) {
+  if (static_cast<uint32_t>(desc.operation) > static_cast<uint32_t>(ScanOperation::LogSumExp)) {
     throw InvalidArgument("operation",
                           "unknown value " + std::to_string(static_cast<uint32_t>(desc.operation)));
   }
@@ -158,6 +158,12 @@ Problem normalize(const ScanDesc& desc) {
                               dataTypeName(in.dataType) +
                               " and does not widen it (INT32 to INT64, UINT32 to UINT64, FLOAT16 "
                               "and BFLOAT16 to FLOAT32, FLOAT32 to FLOAT64)");
+  }
+  bool floats = in.dataType == DataType::Float32 || in.dataType == DataType::Float16 ||
+                in.dataType == DataType::BFloat16 || in.dataType == DataType::Float64;
+  if (desc.operation == ScanOperation::LogSumExp && !floats) {
+    throw InvalidArgument("input.dataType", std::string(dataTypeName(in.dataType)) +
+                                                " is not a float type, which LOG_SUM_EXP needs");
   }
   if (in.sizes.size() != out.sizes.size()) {
     throw InvalidArgument("output.sizes", "has " + std::to_string(out.sizes.size()) +

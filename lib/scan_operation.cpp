@@ -12,6 +12,8 @@ const char* scanOperationName(ScanOperation operation) noexcept {
       return "MAXIMUM";
     case ScanOperation::Minimum:
       return "MINIMUM";
+    case ScanOperation::LogSumExp:
+      return "LOG_SUM_EXP";
   }
   return "UNKNOWN";
 }

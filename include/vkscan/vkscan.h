@@ -171,12 +171,17 @@ typedef struct vkscan_cumulative_summation_desc {
  * identity 1, integers wrap. MAXIMUM, MINIMUM: ties go to the later element
  * (-0.0 against +0.0 too) and a NaN always wins (PyTorch's cummax and cummin
  * values; no indices); identity -inf / +inf for floats, the type's least /
- * greatest value for integers. Every type takes every operation. */
+ * greatest value for integers. LOG_SUM_EXP: log(exp(a) + exp(b)) from IEEE
+ * additions and multiplications alone (the same bits on every device,
+ * torch.logcumsumexp within a few ulp), identity -inf, float types only:
+ * an integer type is refused (field "input.data_type"). Every other
+ * operation takes every type. */
 typedef enum vkscan_scan_operation {
   VKSCAN_SCAN_OPERATION_SUM = 0,
   VKSCAN_SCAN_OPERATION_PRODUCT = 1,
   VKSCAN_SCAN_OPERATION_MAXIMUM = 2,
   VKSCAN_SCAN_OPERATION_MINIMUM = 3,
+  VKSCAN_SCAN_OPERATION_LOG_SUM_EXP = 4,
   VKSCAN_SCAN_OPERATION_MAX_ENUM = 0x7FFFFFFF
 } vkscan_scan_operation;
 

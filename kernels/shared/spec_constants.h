@@ -55,6 +55,7 @@
 #define VKSCAN_OPERATION_PRODUCT 1u
 #define VKSCAN_OPERATION_MAXIMUM 2u
 #define VKSCAN_OPERATION_MINIMUM 3u
+#define VKSCAN_OPERATION_LOG_SUM_EXP 4u
 
 #ifdef __cplusplus
 #include <array>

@@ -24,6 +24,7 @@ static_assert(VKSCAN_SCAN_OPERATION_SUM == static_cast<int>(ScanOperation::Sum))
 static_assert(VKSCAN_SCAN_OPERATION_PRODUCT == static_cast<int>(ScanOperation::Product));
 static_assert(VKSCAN_SCAN_OPERATION_MAXIMUM == static_cast<int>(ScanOperation::Maximum));
 static_assert(VKSCAN_SCAN_OPERATION_MINIMUM == static_cast<int>(ScanOperation::Minimum));
+static_assert(VKSCAN_SCAN_OPERATION_LOG_SUM_EXP == static_cast<int>(ScanOperation::LogSumExp));
 
 TensorDesc toCpp(const vkscan_tensor_desc* tensor, const std::string& name) {
   requireNonNull(tensor, name.c_str());

@@ -88,7 +88,8 @@ inline uint32_t segmentNodes(uint32_t length) {
 static_assert(static_cast<uint32_t>(ScanOperation::Sum) == VKSCAN_OPERATION_SUM &&
                   static_cast<uint32_t>(ScanOperation::Product) == VKSCAN_OPERATION_PRODUCT &&
                   static_cast<uint32_t>(ScanOperation::Maximum) == VKSCAN_OPERATION_MAXIMUM &&
-                  static_cast<uint32_t>(ScanOperation::Minimum) == VKSCAN_OPERATION_MINIMUM,
+                  static_cast<uint32_t>(ScanOperation::Minimum) == VKSCAN_OPERATION_MINIMUM &&
+                  static_cast<uint32_t>(ScanOperation::LogSumExp) == VKSCAN_OPERATION_LOG_SUM_EXP,
               "the kernels number operations as ScanOperation does");
 
 enum class BufferRole : uint8_t { None, Input, Output, Scratch, Indices };

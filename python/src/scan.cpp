@@ -64,13 +64,16 @@ TensorDesc tensorOf(const py::array& array, DataType type, const std::string& fi
   return t;
 }
 
-// "SUM", "PRODUCT", "MAXIMUM" or "MINIMUM", as scanOperationName() spells them.
+// "SUM", "PRODUCT", "MAXIMUM", "MINIMUM" or "LOG_SUM_EXP", as
+// scanOperationName() spells them.
 ScanOperation operationOf(const std::string& name) {
-  for (ScanOperation operation : {ScanOperation::Sum, ScanOperation::Product,
-                                  ScanOperation::Maximum, ScanOperation::Minimum}) {
+  for (ScanOperation operation :
+       {ScanOperation::Sum, ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum,
+        ScanOperation::LogSumExp}) {
     if (name == scanOperationName(operation)) return operation;
   }
-  throw py::value_error("operation: '" + name + "' is not SUM, PRODUCT, MAXIMUM or MINIMUM");
+  throw py::value_error("operation: '" + name +
+                        "' is not SUM, PRODUCT, MAXIMUM, MINIMUM or LOG_SUM_EXP");
 }
 
 void scan(const Device& device, const py::array& a, py::array& out, int axis, bool reverse,
@@ -118,8 +121,9 @@ void bindScan(py::module_& m) {
         "One run() from array a into array out (same shape; out of a's dtype or a wider "
         "one, vkscan::outputTypeWidens(); strides passed "
         "as they are); bfloat16: both hold bfloat16 bits as 2-byte data; operation: "
-        "SUM, PRODUCT, MAXIMUM or MINIMUM; indices: an int64 array of out's shape and "
-        "strides for a MAXIMUM's or MINIMUM's indices. Use vkscan.cumsum and the others, which "
+        "SUM, PRODUCT, MAXIMUM, MINIMUM or LOG_SUM_EXP; indices: an int64 array of out's "
+        "shape and strides for a MAXIMUM's or MINIMUM's indices. Use vkscan.cumsum and the "
+        "others, which "
         "apply numpy's rules.");
 }
 

@@ -1,5 +1,6 @@
-"""vkscan.cumsum, cumprod, cummax and cummin: numpy's rules for its cumsum,
-cumprod and maximum/minimum.accumulate on top of one device run."""
+"""vkscan.cumsum, cumprod, cummax, cummin and logcumsumexp: numpy's rules for
+its cumsum, cumprod, maximum/minimum.accumulate and logaddexp.accumulate on
+top of one device run."""
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -32,6 +33,7 @@ _NUMPY = {
     "PRODUCT": ("cumprod", np.cumprod),
     "MAXIMUM": ("maximum.accumulate", np.maximum.accumulate),
     "MINIMUM": ("minimum.accumulate", np.minimum.accumulate),
+    "LOG_SUM_EXP": ("logaddexp.accumulate", np.logaddexp.accumulate),
 }
 _result_dtypes = {}
 
@@ -46,6 +48,11 @@ def result_dtype(in_dtype, dtype, operation="SUM"):
     if found is None:
         if dtype is not None and not dtype.isnative:
             raise TypeError(f"dtype: {dtype} is not in native byte order")
+        # numpy's logaddexp makes float64 of integers; vkscan, as torch, takes
+        # floats only, and converts only when dtype= asks.
+        if operation == "LOG_SUM_EXP" and (in_dtype if dtype is None else dtype).kind != "f":
+            raise TypeError(f"a: logcumsumexp takes float arrays (float16/32/64, bfloat16), "
+                            f"not {in_dtype} (dtype= converts first)")
         name, function = _NUMPY[operation]
         try:
             found = function(np.zeros(1, in_dtype), dtype=dtype).dtype
@@ -321,8 +328,30 @@ def _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16):
     return out, _arrays.like_caller(idx, a)
 
 
+def logcumsumexp(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False,
+                 device=None, bfloat16=False):
+    """Cumulative log-sum-exp of the elements along an axis, on a Vulkan
+    device: log(exp(a[0]) + ... + exp(a[i])), as torch.logcumsumexp (and
+    numpy.logaddexp.accumulate).
+
+    Float types only (float16, float32, float64, bfloat16): an integer
+    array raises TypeError unless dtype= names a float type to convert to
+    first. Takes cumsum's other arguments and rules; the result keeps the
+    (converted) input's dtype. Each step is log(exp(x) + exp(y)) from IEEE
+    additions and multiplications in the canonical order, so results are
+    the same bits on every device; float16 and bfloat16 in float32, rounded
+    once on store. Within a few ulp of torch.logcumsumexp (include/vkscan/
+    vkscan.hpp states the bound).
+
+    exclusive: leave each element out of its own result (the first result
+        is the identity, -inf).
+    reverse: scan from the last index down.
+    """
+    return _run("LOG_SUM_EXP", a, axis, dtype, out, exclusive, reverse, device, bfloat16)
+
+
 def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices=False):
-    """The four functions' common body, for the library's operation `op`."""
+    """The five functions' common body, for the library's operation `op`."""
     dev = _device.resolve(device)
     if indices:
         return _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16)

@@ -282,6 +282,26 @@ static void run_scans(void) {
     CHECK_OK(vkscan_run_scan(device, &desc, input, output));
     CHECK(memcmp(output, expected, sizeof(expected)) == 0);
   }
+  { /* FLOAT32 log-sum-exp by its exact rules: -inf is the identity, equal
+     * operands give x + ln 2 rounded (2.6931472 = 0x402C5C86), a gap past
+     * the cutoff gives the larger operand, +inf wins and a NaN gives the
+     * positive quiet NaN. */
+    const uint32_t sizes[] = {7};
+    const uint32_t inf = 0x7F800000u, negative_inf = 0xFF800000u, two = 0x40000000u;
+    const uint32_t two_ln2 = 0x402C5C86u, nan = 0x7FC00000u;
+    /* -inf, 2, 2, -1000, +inf, -NaN, 1 */
+    const uint32_t input[] = {negative_inf, two, two, 0xC47A0000u, inf, 0xFFC00000u, 0x3F800000u};
+    const uint32_t expected[] = {negative_inf, two, two_ln2, two_ln2, inf, nan, nan};
+    const uint32_t exclusive[] = {negative_inf, negative_inf, two, two_ln2, two_ln2, inf, nan};
+    uint32_t output[7] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_FLOAT32, 1, sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_LOG_SUM_EXP, &tensor, 0);
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+    desc.exclusive = VK_TRUE;
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(memcmp(output, exclusive, sizeof(exclusive)) == 0);
+  }
   { /* SUM through the family's struct is vkscan_run()'s sum. */
     const uint32_t sizes[] = {4};
     const float input[] = {1, 2, 3, 4};
@@ -316,6 +336,14 @@ static void scan_invalid_arguments(void) {
                "operation: unknown value 9");
   CHECK_RESULT(vkscan_run_scan(device, &desc, input, output), VKSCAN_ERROR_INVALID_ARGUMENT,
                "operation: unknown value 9");
+  { /* Log-sum-exp takes float types only. */
+    vkscan_tensor_desc integers = packed(VKSCAN_DATA_TYPE_INT32, 2, sizes);
+    desc = scan_of(VKSCAN_SCAN_OPERATION_LOG_SUM_EXP, &integers, 1);
+    CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,
+                 "input.data_type: INT32 is not a float type");
+    CHECK_RESULT(vkscan_run_scan(device, &desc, input, output), VKSCAN_ERROR_INVALID_ARGUMENT,
+                 "input.data_type: INT32 is not a float type");
+  }
   desc = scan_of(VKSCAN_SCAN_OPERATION_MAXIMUM, &tensor, 1);
   desc.exclusive = 2;
   CHECK_RESULT(vkscan_operator_create_scan(device, &desc, &op), VKSCAN_ERROR_INVALID_ARGUMENT,

@@ -319,7 +319,8 @@ TEST_CASE("help: every command has it, before or after the command") {
                                                {"info", "-h"},
                                                {"help", "cumprod"},
                                                {"cummax", "--help"},
-                                               {"-h", "cummin"}}) {
+                                               {"-h", "cummin"},
+                                               {"logcumsumexp", "--help"}}) {
     CAPTURE(args);
     const Result result = runTool(args);
     CHECK(result.code == 0);
@@ -336,7 +337,9 @@ TEST_CASE("help: every command has it, before or after the command") {
   CHECK(contains(runTool({"help", "cummin"}).out,
                  "is the identity: +inf for floats, the type's greatest"));
   CHECK(contains(runTool({"help", "cummin"}).out, "its indices are not"));
-  for (const char* command : {"cumsum", "cumprod", "cummax", "cummin"}) {
+  CHECK(contains(runTool({"help", "logcumsumexp"}).out, "output is the identity, -inf)"));
+  CHECK(contains(runTool({"help", "logcumsumexp"}).out, "Float dtypes only."));
+  for (const char* command : {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"}) {
     CHECK(contains(runTool({"--help"}).out, command));
   }
   CHECK(runTool({"--version"}).out.rfind("vkscan ", 0) == 0);
@@ -501,6 +504,59 @@ TEST_CASE("cummax --input-dtype bfloat16: NaNs and ties as FLOAT32's") {
   const std::string output = readFile(dir / "out.npy");
   CHECK(output.substr(size_t(npy::dataOffset(output))) ==
         std::string(reinterpret_cast<const char*>(expected), 12));
+}
+
+// Log-sum-exp's results by its exact rules, bit for bit: -inf is the
+// identity, equal operands give x + ln 2 (2.6931472: 0x402C5C86, as FLOAT16
+// 0x4163), a gap past the cutoff gives the larger operand, +inf wins and a
+// NaN gives the positive quiet NaN. Integers are refused before any work.
+TEST_CASE("logcumsumexp: exact cases bit for bit, float dtypes only") {
+  const uint32_t kNaN = 0x7FC00000, kInf = 0x7F800000, kNegativeInf = 0xFF800000;
+  // -inf, 2, 2, -1000, +inf, -NaN, 1
+  const std::vector<uint32_t> input = {kNegativeInf, 0x40000000, 0x40000000, 0xC47A0000,
+                                       kInf,         0xFFC00000, 0x3F800000};
+  struct Run {
+    std::vector<std::string> options;
+    std::vector<uint32_t> expected;
+  };
+  const Run runs[] = {
+      {{}, {kNegativeInf, 0x40000000, 0x402C5C86, 0x402C5C86, kInf, kNaN, kNaN}},
+      {{"--exclusive"},
+       {kNegativeInf, kNegativeInf, 0x40000000, 0x402C5C86, 0x402C5C86, kInf, kNaN}},
+  };
+  TempDir dir;
+  std::string data(input.size() * 4, '\0');
+  std::memcpy(data.data(), input.data(), data.size());
+  writeFile(dir / "in.npy", npyFile(npyDict("<f4", false, "(7,)"), data));
+  for (const Run& run : runs) {
+    CAPTURE(run.options);
+    std::vector<std::string> args = {"logcumsumexp", dir / "in.npy", dir / "out.npy"};
+    args.insert(args.end(), run.options.begin(), run.options.end());
+    const Result result = runTool(args);
+    CHECK(result.err == "");
+    REQUIRE(result.code == 0);
+    const std::string output = readFile(dir / "out.npy");
+    std::vector<uint32_t> actual(input.size());
+    REQUIRE(output.size() - size_t(npy::dataOffset(output)) == actual.size() * 4);
+    std::memcpy(actual.data(), output.data() + npy::dataOffset(output), actual.size() * 4);
+    CHECK(actual == run.expected);
+  }
+  // FLOAT16: -inf, 2, 2, -1000.
+  const uint16_t halves[] = {0xFC00, 0x4000, 0x4000, 0xE3D0};
+  const uint16_t expected[] = {0xFC00, 0x4000, 0x4163, 0x4163};
+  writeFile(dir / "half.npy", npyFile(npyDict("<f2", false, "(4,)"),
+                                      std::string(reinterpret_cast<const char*>(halves), 8)));
+  const Result result = runTool({"logcumsumexp", dir / "half.npy", dir / "out.npy"});
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+  const std::string output = readFile(dir / "out.npy");
+  CHECK(output.substr(size_t(npy::dataOffset(output))) ==
+        std::string(reinterpret_cast<const char*>(expected), 8));
+
+  writeFile(dir / "int.npy", npyFile(npyDict("<i4", false, "(3,)"), std::string(12, '\0')));
+  checkFailure(dir, {"logcumsumexp", dir / "int.npy", dir / "int_out.npy"}, 2,
+               "int.npy: vkscan logcumsumexp takes float dtypes (<f2 <f4 <f8, or bfloat16), "
+               "not <i4");
 }
 
 TEST_CASE("cumsum: replaces an existing output, keeping its permissions and links") {

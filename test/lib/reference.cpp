@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <type_traits>
 
@@ -15,6 +16,7 @@ T identity(ScanOperation op) {
     case ScanOperation::Product:
       return T(1);
     case ScanOperation::Maximum:
+    case ScanOperation::LogSumExp:
       return kFloat ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
     case ScanOperation::Minimum:
       return kFloat ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
@@ -22,6 +24,135 @@ T identity(ScanOperation op) {
       return kFloat ? -T(0) : T(0);
   }
 }
+
+// Log-sum-exp's constants (kernels/common.glsl, which documents the method).
+template <typename T>
+struct LogSumExpConstants;
+
+template <>
+struct LogSumExpConstants<float> {
+  static constexpr float kCutoff = 85.0f, kTiny = 0x1p-26f, kLog2e = 1.4426950216293335f,
+                         kRound = 12582912.0f, kExpHi = 0.693145751953125f,
+                         kExpLo = 1.428606765330187e-06f;
+  static constexpr float kP[] = {0.0001989126903936267f, 0.0013933900045230985f,
+                                 0.00833331048488617f,   0.041666463017463684f,
+                                 0.1666666716337204f,    0.5f};
+  static constexpr float kR[] = {-0.001770662609487772f,
+                                 0.011725340969860554f,
+                                 -0.03631710633635521f,
+                                 0.07204850018024445f,
+                                 -0.10774867981672287f,
+                                 0.13762709498405457f,
+                                 -0.16563618183135986f,
+                                 0.19987818598747253f,
+                                 -0.2499924600124359f,
+                                 0.3333331346511841f,
+                                 -0.5f};
+  static int32_t roundedBits(float big) {
+    uint32_t bits;
+    std::memcpy(&bits, &big, 4);
+    return static_cast<int32_t>(bits - 0x4B400000u);
+  }
+  static float pow2(int32_t k) {
+    uint32_t bits = static_cast<uint32_t>(k + 127) << 23;
+    float value;
+    std::memcpy(&value, &bits, 4);
+    return value;
+  }
+  static float nan() {
+    uint32_t bits = 0x7FC00000u;  // the positive quiet NaN
+    float value;
+    std::memcpy(&value, &bits, 4);
+    return value;
+  }
+};
+
+template <>
+struct LogSumExpConstants<double> {
+  static constexpr double kCutoff = 700.0, kTiny = 0x1p-55, kLog2e = 1.4426950408889634,
+                          kRound = 6755399441055744.0, kExpHi = 6.93147180369123816490e-01,
+                          kExpLo = 1.90821492927058770002e-10;
+  static constexpr double kP[] = {2.0914898727175524e-09,
+                                  2.5105513541847086e-08,
+                                  2.755727313289604e-07,
+                                  2.7557254685728803e-06,
+                                  2.480158732595111e-05,
+                                  0.0001984126987538548,
+                                  0.0013888888888883633,
+                                  0.008333333333325973,
+                                  0.04166666666666667,
+                                  0.1666666666666667,
+                                  0.5};
+  static constexpr double kR[] = {1.507843780222621e-05, -0.0001818830325500265,
+                                  0.001043354876634814,  -0.0038046517253179694,
+                                  0.009968982838076882,  -0.020179668043339125,
+                                  0.03327845491726436,   -0.046798182549893104,
+                                  0.05858685252957079,   -0.06799320385322372,
+                                  0.07573035633807378,   -0.08299931758127772,
+                                  0.09083470413958532,   -0.09998705428075007,
+                                  0.11110938960467566,   -0.12499983019721868,
+                                  0.14285713092791552,   -0.1666666661032813,
+                                  0.19999999998361212,   -0.2499999999997462,
+                                  0.33333333333333176,   -0.5};
+  static int32_t roundedBits(double big) {
+    uint64_t bits;
+    std::memcpy(&bits, &big, 8);
+    return static_cast<int32_t>(static_cast<uint32_t>(bits));
+  }
+  static double pow2(int32_t k) {
+    uint64_t bits = static_cast<uint64_t>(k + 1023) << 52;
+    double value;
+    std::memcpy(&value, &bits, 8);
+    return value;
+  }
+  static double nan() {
+    uint64_t bits = 0x7FF8000000000000u;
+    double value;
+    std::memcpy(&value, &bits, 8);
+    return value;
+  }
+};
+
+}  // namespace
+
+// The kernels' sequence line for line; every operation is rounded to T
+// (no excess precision on x86-64 SSE, and the file is built with
+// -ffp-contract=off so that nothing becomes an FMA).
+template <typename T>
+T logSumExp(T a, T b) {
+  using C = LogSumExpConstants<T>;
+  const T inf = std::numeric_limits<T>::infinity();
+  bool aFirst = a >= b;
+  T m = aFirst ? a : b;
+  T o = aFirst ? b : a;
+  T d = m - o;
+  T bb = d - m;
+  T aa = d - bb;
+  T dd = (m - aa) + (-o - bb);
+  bool far = !(d <= C::kCutoff);
+  bool zero = far || d < C::kTiny;
+  T x = zero ? T(0) : -d;
+  T dx = zero ? T(0) : dd;
+  T big = x * C::kLog2e + C::kRound;
+  T kf = big - C::kRound;
+  T r = (x - kf * C::kExpHi) - (kf * C::kExpLo + dx);
+  T poly = C::kP[0];
+  for (size_t i = 1; i < std::size(C::kP); ++i) poly = poly * r + C::kP[i];
+  T e = (T(1) + (r + r * (r * poly))) * C::pow2(C::roundedBits(big));
+  T ee = e < C::kTiny ? T(0) : e;
+  T poly2 = C::kR[0];
+  for (size_t i = 1; i < std::size(C::kR); ++i) poly2 = poly2 * ee + C::kR[i];
+  T l = e + ee * (ee * poly2);
+  T sum = m + l;
+  T result = far ? m : sum;
+  result = o == -inf || m == inf ? m : result;
+  return std::isnan(a) || std::isnan(b) ? C::nan() : result;
+}
+
+template float logSumExp(float, float);
+template double logSumExp(double, double);
+
+namespace {
 
 template <typename T>
 bool isNan(T value) {
@@ -35,6 +166,9 @@ bool isNan(T value) {
 // One "+" of the canonical order, for `op`: `earlier` is the running value.
 template <typename T>
 T combine(ScanOperation op, T earlier, T later) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == ScanOperation::LogSumExp) return logSumExp(earlier, later);
+  }
   switch (op) {
     case ScanOperation::Maximum:
     case ScanOperation::Minimum: {

@@ -1,5 +1,5 @@
-// The tests' CPU reference: the canonical order (sum, product, maximum and
-// minimum) of
+// The tests' CPU reference: the canonical order (sum, product, maximum,
+// minimum and log-sum-exp) of
 // include/vkscan/vkscan.hpp written as directly as possible (whole levels
 // of the tree, one after another), sharing no code with the library.
 #pragma once
@@ -27,6 +27,11 @@ void referenceCumsum(const CumulativeSummationDesc& desc, const std::vector<uint
 // The input's elements (bytes of `from`, back to back) converted exactly to
 // the wider type `to` (outputTypeWidens()).
 std::vector<uint8_t> widenElements(DataType from, DataType to, const std::vector<uint8_t>& input);
+
+// One step of LogSumExp as the kernels compute it (float for FLOAT32,
+// FLOAT16 and BFLOAT16, double for FLOAT64).
+template <typename T>
+T logSumExp(T a, T b);
 
 // The same for any operation of the family; a wider output type scans the
 // input converted by widenElements().

@@ -45,18 +45,31 @@ void expectRejected(const CumulativeSummationDesc& desc, const std::string& fiel
 
 TEST_CASE("reject: an operation outside ScanOperation") {
   ScanDesc desc = scanDesc(valid());
-  desc.operation = static_cast<ScanOperation>(4);
-  expectRejected(desc, "operation", "unknown value 4");
+  desc.operation = static_cast<ScanOperation>(5);
+  expectRejected(desc, "operation", "unknown value 5");
   CHECK(std::string(scanOperationName(desc.operation)) == "UNKNOWN");
   CHECK(std::string(scanOperationName(ScanOperation::Sum)) == "SUM");
   CHECK(std::string(scanOperationName(ScanOperation::Product)) == "PRODUCT");
   CHECK(std::string(scanOperationName(ScanOperation::Maximum)) == "MAXIMUM");
   CHECK(std::string(scanOperationName(ScanOperation::Minimum)) == "MINIMUM");
+  CHECK(std::string(scanOperationName(ScanOperation::LogSumExp)) == "LOG_SUM_EXP");
+}
+
+TEST_CASE("reject: log-sum-exp of an integer type") {
+  for (DataType type : {DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64}) {
+    CAPTURE(dataTypeName(type));
+    ScanDesc desc = scanDesc(valid());
+    desc.operation = ScanOperation::LogSumExp;
+    desc.input.dataType = type;
+    desc.output.dataType = type;
+    expectRejected(desc, "input.dataType",
+                   std::string(dataTypeName(type)) + " is not a float type");
+  }
 }
 
 TEST_CASE("reject: the other operations refuse what sums refuse, naming the same field") {
-  for (ScanOperation operation :
-       {ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum}) {
+  for (ScanOperation operation : {ScanOperation::Product, ScanOperation::Maximum,
+                                  ScanOperation::Minimum, ScanOperation::LogSumExp}) {
     const std::string operationName = scanOperationName(operation);
     CAPTURE(operationName);
     ScanDesc desc = scanDesc(valid());

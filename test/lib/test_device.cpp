@@ -302,6 +302,21 @@ std::vector<uint8_t> randomOperands(ScanOperation operation, DataType type, uint
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t bits = rng();
     double sign = (bits & 1) ? -1.0 : 1.0;
+    if (operation == ScanOperation::LogSumExp) {
+      // Values in [-30, 30], a quarter on a grid of halves (ties); gaps past
+      // the cutoff (-1000); -infinity (the identity); and rarely what
+      // swallows the rest of a line: +infinity, NaN, +1000.
+      uint64_t kind = (bits >> 8) % 16384;
+      double value = unit(rng) * 60.0 - 30.0;
+      if (kind < 4096) value = static_cast<double>(kind % 8) / 2.0 - 2.0;
+      if (kind >= 4096 && kind < 4352) value = -1000.0;
+      if (kind >= 4352 && kind < 4416) value = -INFINITY;
+      if (kind == 16381) value = INFINITY;
+      if (kind == 16382) value = sign * NAN;
+      if (kind == 16383) value = 1000.0;
+      putFloat(bytes, i, type, value);
+      continue;
+    }
     if (operation == ScanOperation::Product) {
       if (isFloat(type)) {
         putFloat(bytes, i, type, sign * (1.0 + (unit(rng) - 0.5) / 32.0));

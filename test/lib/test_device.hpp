@@ -124,7 +124,9 @@ std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed
 // Operands for `operation`: randomElements() for sums; factors near +-1 for
 // products (odd integers, so that wrapped products rarely reach 0); for
 // maximum and minimum, values with many ties, a quarter zeros of both signs,
-// and a few infinities and NaNs.
+// and a few infinities and NaNs; for log-sum-exp (float types only), values
+// in [-30, 30] with ties, gaps past its cutoff, and a few infinities and
+// NaNs.
 std::vector<uint8_t> randomOperands(ScanOperation operation, DataType type, uint64_t count,
                                     uint64_t seed);
 

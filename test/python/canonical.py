@@ -1,7 +1,7 @@
 """The library's canonical order (include/vkscan/vkscan.hpp), in numpy, as
 test/lib/reference.cpp has it in C++: a radix-16 tree of serial folds, every
 "+" one IEEE operation in the accumulation type, for each operation of the
-scan family (SUM, PRODUCT, MAXIMUM, MINIMUM) with its identity in place of
+scan family (SUM, PRODUCT, MAXIMUM, MINIMUM, LOG_SUM_EXP) with its identity in place of
 -0.0. Vectorised over lines, serial within each group of 16, so its floats
 are the device's bits."""
 
@@ -19,11 +19,87 @@ def identity(op, dtype):
     floating = dtype.kind == "f"
     if op == "PRODUCT":
         return dtype.type(1)
-    if op == "MAXIMUM":
+    if op in ("MAXIMUM", "LOG_SUM_EXP"):
         return dtype.type(-np.inf) if floating else np.iinfo(dtype).min
     if op == "MINIMUM":
         return dtype.type(np.inf) if floating else np.iinfo(dtype).max
     return dtype.type(-0.0) if floating else dtype.type(0)
+
+
+# Log-sum-exp's constants, as kernels/common.glsl and test/lib/reference.cpp
+# have them: (cutoff, tiny, log2(e), 1.5 * 2^p, Cody-Waite ln 2 hi and lo),
+# then exp's and log1p's polynomials.
+_LSE = {
+    np.float32: ((85.0, 2.0**-26, 1.4426950216293335, 12582912.0, 0.693145751953125,
+                  1.428606765330187e-06),
+                 (0.0001989126903936267, 0.0013933900045230985, 0.00833331048488617,
+                  0.041666463017463684, 0.1666666716337204, 0.5),
+                 (-0.001770662609487772, 0.011725340969860554, -0.03631710633635521,
+                  0.07204850018024445, -0.10774867981672287, 0.13762709498405457,
+                  -0.16563618183135986, 0.19987818598747253, -0.2499924600124359,
+                  0.3333331346511841, -0.5)),
+    np.float64: ((700.0, 2.0**-55, 1.4426950408889634, 6755399441055744.0,
+                  6.93147180369123816490e-01, 1.90821492927058770002e-10),
+                 (2.0914898727175524e-09, 2.5105513541847086e-08, 2.755727313289604e-07,
+                  2.7557254685728803e-06, 2.480158732595111e-05, 0.0001984126987538548,
+                  0.0013888888888883633, 0.008333333333325973, 0.04166666666666667,
+                  0.1666666666666667, 0.5),
+                 (1.507843780222621e-05, -0.0001818830325500265, 0.001043354876634814,
+                  -0.0038046517253179694, 0.009968982838076882, -0.020179668043339125,
+                  0.03327845491726436, -0.046798182549893104, 0.05858685252957079,
+                  -0.06799320385322372, 0.07573035633807378, -0.08299931758127772,
+                  0.09083470413958532, -0.09998705428075007, 0.11110938960467566,
+                  -0.12499983019721868, 0.14285713092791552, -0.1666666661032813,
+                  0.19999999998361212, -0.2499999999997462, 0.33333333333333176, -0.5)),
+}
+
+
+def log_sum_exp(a, b):
+    """log(exp(a) + exp(b)) by the library's sequence of IEEE operations
+    (kernels/common.glsl), elementwise in a's dtype (float32 or float64)."""
+    with np.errstate(all="ignore"):
+        return _log_sum_exp(a, b)
+
+
+def _log_sum_exp(a, b):
+    t = a.dtype.type
+    consts, p_coeffs, r_coeffs = _LSE[t]
+    cutoff, tiny, log2e, rnd, exp_hi, exp_lo = (t(c) for c in consts)
+    one = t(1)
+    a_first = a >= b
+    m = np.where(a_first, a, b)
+    o = np.where(a_first, b, a)
+    d = m - o
+    bb = d - m
+    aa = d - bb
+    dd = (m - aa) + (-o - bb)
+    far = ~(d <= cutoff)
+    zero = far | (d < tiny)
+    x = np.where(zero, t(0), -d)
+    dx = np.where(zero, t(0), dd)
+    big = x * log2e + rnd
+    kf = big - rnd
+    r = (x - kf * exp_hi) - (kf * exp_lo + dx)
+    poly = np.full_like(r, t(p_coeffs[0]))
+    for c in p_coeffs[1:]:
+        poly = poly * r + t(c)
+    if t == np.float32:
+        k = (big.view(np.uint32) - np.uint32(0x4B400000)).view(np.int32)
+        scale = ((k + 127).astype(np.uint32) << 23).view(np.float32)
+        nan = np.uint32(0x7FC00000).view(np.float32)
+    else:
+        k = (big.view(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+        scale = ((k.astype(np.int64) + 1023).astype(np.uint64) << np.uint64(52)).view(np.float64)
+        nan = np.uint64(0x7FF8000000000000).view(np.float64)
+    e = (one + (r + r * (r * poly))) * scale
+    ee = np.where(e < tiny, t(0), e)
+    poly2 = np.full_like(ee, t(r_coeffs[0]))
+    for c in r_coeffs[1:]:
+        poly2 = poly2 * ee + t(c)
+    l = e + ee * (ee * poly2)
+    result = np.where(far, m, m + l)
+    result = np.where((o == t(-np.inf)) | (m == t(np.inf)), m, result)
+    return np.where(np.isnan(a) | np.isnan(b), nan, result)
 
 
 def combine(op, earlier, later):
@@ -33,6 +109,8 @@ def combine(op, earlier, later):
         return earlier + later
     if op == "PRODUCT":
         return earlier * later
+    if op == "LOG_SUM_EXP":
+        return log_sum_exp(earlier, later)
     later_wins = later >= earlier if op == "MAXIMUM" else later <= earlier
     if earlier.dtype.kind == "f":
         later_wins = np.isnan(later) | (~np.isnan(earlier) & later_wins)

@@ -1,4 +1,4 @@
-"""vkscan.cumprod, cummax and cummin: every type bit for bit (floats against
+"""vkscan.cumprod, cummax, cummin and logcumsumexp: every type bit for bit (floats against
 the canonical order in canonical.py, integers against numpy), both modes,
 strided layouts, bfloat16, and the dtype rules each takes from numpy.
 Cases are few on purpose: each new (operation, type, mode) compiles
@@ -122,3 +122,54 @@ def test_in_place_and_empty(device, rng):
     assert vkscan.cummax(a, axis=1, out=a, device=device) is a
     assert np.array_equal(a, want)
     assert vkscan.cumprod(np.zeros((3, 0), np.float32), axis=1, device=device).shape == (3, 0)
+
+
+def lse_array(rng, dtype, shape):
+    """Values in [-30, 30], a quarter of them ties on a grid of halves, with
+    -inf (the identity) and gaps past the cutoff (-1000)."""
+    values = rng.uniform(-30.0, 30.0, shape)
+    pick = rng.integers(0, 64, shape)
+    values[pick < 16] = (pick[pick < 16] % 8) / 2.0 - 2.0
+    values[pick == 16] = -np.inf
+    values[pick == 17] = -1000.0
+    return values.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64],
+                         ids=lambda t: np.dtype(t).name)
+def test_logcumsumexp_bit_for_bit(device, rng, dtype):
+    if np.dtype(dtype) == np.float64 and not device.supports("FLOAT64"):
+        pytest.skip("the device lacks shaderFloat64")
+    a = lse_array(rng, dtype, (3, 300, 2))
+    a[1, 100, 0] = np.nan  # the positive quiet NaN from there on
+    a[2, 50, 1] = np.inf
+    got = vkscan.logcumsumexp(a, axis=1, device=device)
+    assert_same(got, expected(a, 1, "LOG_SUM_EXP"), "axis 1")
+    assert np.isnan(got[1, 100:, 0]).all() and np.isposinf(got[2, 50:, 1]).all()
+    f = np.asfortranarray(a)
+    out = np.zeros((6, 300, 2), dtype)[::2]
+    assert vkscan.logcumsumexp(f, axis=0, out=out, exclusive=True, reverse=True,
+                               device=device) is out
+    assert_same(out, expected(a, 0, "LOG_SUM_EXP", True, True), "axis 0, exclusive, reverse")
+    assert np.isneginf(out[-1]).all()
+
+
+def test_logcumsumexp_bfloat16_bits(device, rng):
+    bits = canonical.float32_to_bfloat16(lse_array(rng, np.float32, (2, 300)))
+    got = vkscan.logcumsumexp(bits, axis=1, exclusive=True, reverse=True, bfloat16=True,
+                              device=device)
+    assert got.dtype == np.uint16
+    assert np.array_equal(got, canonical.scan_bfloat16(bits, 1, "LOG_SUM_EXP", True, True))
+
+
+def test_logcumsumexp_takes_floats_only(device):
+    a = np.arange(-3, 3, dtype=np.int32)
+    with pytest.raises(TypeError, match=r"^a: logcumsumexp takes float arrays .* not int32"):
+        vkscan.logcumsumexp(a, device=device)
+    got = vkscan.logcumsumexp(a, dtype=np.float32, device=device)
+    assert_same(got, canonical.scan(a.astype(np.float32), 0, "LOG_SUM_EXP"), "dtype=float32")
+    # The library refuses integers too, naming the field.
+    from vkscan import _vkscan
+
+    with pytest.raises(ValueError, match=r"input.dataType: INT32 is not a float type"):
+        _vkscan.scan(device, a, np.empty_like(a), 0, False, False, False, "LOG_SUM_EXP")

@@ -114,3 +114,31 @@ def test_cummax_cummin_on_integer_tensors_keep_their_dtype(device):
     small = torch.randint(-3, 4, (3, 20), generator=gen, dtype=torch.int32)
     got = vkscan.cumprod(small, axis=1, device=device)
     assert got.dtype == torch.int64 and torch.equal(got, torch.cumprod(small, 1))
+
+
+def test_logcumsumexp_is_torch_within_the_stated_accuracy(device):
+    # The canonical bits, and within 4 ulp of max(|exact|, 1) of float64's
+    # logcumsumexp (the header's bound for values in [-30, 30]; below 1 in
+    # magnitude the last step may cancel, so the error is absolute there).
+    # torch's CPU float32 result is within 0.5 ulp, so the two differ by at
+    # most 4.5.
+    gen = torch.Generator().manual_seed(11)
+    t = torch.rand(4, 3000, generator=gen) * 60 - 30
+    for view in (t, t.T):
+        for dim in (0, 1):
+            got = vkscan.logcumsumexp(view, axis=dim, device=device)
+            assert isinstance(got, torch.Tensor) and got.dtype == torch.float32
+            want = canonical.scan(view.numpy(), dim, "LOG_SUM_EXP")
+            assert np.array_equal(canonical.bits(got.numpy()), canonical.bits(want))
+            exact = torch.logcumsumexp(view.double(), dim).numpy()
+            scale = np.maximum(np.abs(exact), 1.0).astype(np.float32)
+            ulp = np.spacing(scale).astype(np.float64)
+            ours = np.max(np.abs(got.numpy() - exact) / ulp)
+            assert ours <= 4.0, f"dim {dim}: {ours} ulp"
+            theirs = torch.logcumsumexp(view, dim).numpy()
+            assert np.max(np.abs(got.numpy() - theirs) / ulp) <= 4.5, f"dim {dim}"
+    half = t.to(torch.float16)
+    got = vkscan.logcumsumexp(half, axis=1, device=device)
+    assert got.dtype == torch.float16
+    want = canonical.scan(half.numpy(), 1, "LOG_SUM_EXP")
+    assert np.array_equal(canonical.bits(got.numpy()), canonical.bits(want))

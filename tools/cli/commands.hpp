@@ -29,7 +29,7 @@ int demoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
 int infoCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 int planCommand(const std::vector<std::string>& args, const GlobalOptions& global);
 
-// cumsum, cumprod, cummax and cummin: one command, the scan's operation its
+// cumsum, cumprod, cummax, cummin and logcumsumexp: one command, the scan's operation its
 // parameter (scan.cpp).
 int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
                 const GlobalOptions& global);

@@ -18,15 +18,17 @@ namespace {
 const char* const kHelp =
     "usage: vkscan [--device N] [--validation] <command> [options]\n"
     "\n"
-    "Cumulative sums, products, maxima and minima (prefix scans) along one axis\n"
-    "of an array, computed on a Vulkan device with the semantics of DirectML's\n"
-    "cumulative summation and product.\n"
+    "Cumulative sums, products, maxima, minima and log-sum-exps (prefix scans)\n"
+    "along one axis of an array, computed on a Vulkan device with the semantics\n"
+    "of DirectML's cumulative summation and product.\n"
     "\n"
     "commands:\n"
     "  cumsum IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
     "                   scan an .npy array and write the result as .npy\n"
     "  cumprod, cummax, cummin IN.npy OUT.npy [the options of cumsum]\n"
     "                   the cumulative product, maximum or minimum, likewise\n"
+    "  logcumsumexp IN.npy OUT.npy [the options of cumsum]\n"
+    "                   the cumulative log-sum-exp of a float array, likewise\n"
     "  demo             run the examples of the DirectML documentation\n"
     "  info             describe the Vulkan devices and what vkscan can do on them\n"
     "  plan SIZES --axis N --dtype T [--profile NAME] [--json]\n"
@@ -62,8 +64,9 @@ const std::map<std::string, Command>& commands() {
         {"info", {infoCommand, kInfoHelp}},
         {"plan", {planCommand, kPlanHelp}},
     };
-    for (ScanOperation operation : {ScanOperation::Sum, ScanOperation::Product,
-                                    ScanOperation::Maximum, ScanOperation::Minimum}) {
+    for (ScanOperation operation :
+         {ScanOperation::Sum, ScanOperation::Product, ScanOperation::Maximum,
+          ScanOperation::Minimum, ScanOperation::LogSumExp}) {
       all.emplace(scanCommandName(operation), scan(operation));
     }
     return all;

@@ -1,5 +1,6 @@
-// vkscan cumsum, cumprod, cummax and cummin: one .npy in, one .npy out, each
-// read or written once; the commands differ only in the scan's operation.
+// vkscan cumsum, cumprod, cummax, cummin and logcumsumexp: one .npy in, one
+// .npy out, each read or written once; the commands differ only in the
+// scan's operation.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -81,7 +82,22 @@ const ScanWords& wordsFor(ScanOperation operation) {
       "most 4294967295. Ties go to the later element (-0.0 against +0.0 too) and\n"
       "a NaN always wins: the values of PyTorch's cummin (its indices are not\n"
       "computed). Signed integers compare signed.\n"};
+  static const ScanWords logSumExp = {
+      "logcumsumexp",
+      "log-sum-exp",
+      "scan",
+      "  --exclusive   leave each element out of its own log-sum-exp (the first\n"
+      "                output is the identity, -inf)\n",
+      "                <V2 / |V2), as numpy has no bfloat16: scan them as\n"
+      "                bfloat16 (in FP32, rounded once to nearest even) and write\n"
+      "                OUT.npy with the same dtype (|V2 for raw bytes)\n",
+      "most 4294967295. Float dtypes only. log(exp(a) + exp(b)) is computed from\n"
+      "IEEE additions and multiplications in vkscan's canonical order (a radix-16\n"
+      "tree): the same bits on every device, within a few ulp of PyTorch's\n"
+      "logcumsumexp.\n"};
   switch (operation) {
+    case ScanOperation::LogSumExp:
+      return logSumExp;
     case ScanOperation::Product:
       return product;
     case ScanOperation::Maximum:
@@ -333,10 +349,11 @@ const char* scanCommandName(ScanOperation operation) {
 
 std::string scanHelp(ScanOperation operation) {
   const ScanWords& words = wordsFor(operation);
-  // The four names are as long, so the usage's second line aligns for each.
+  // The usage's second line aligns under the first's options.
   return std::string("usage: vkscan ") + words.command +
-         " IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n"
-         "                    [--input-dtype bfloat16] [--dtype T]\n"
+         " IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n" +
+         std::string(14 + std::string(words.command).size(), ' ') +
+         "[--input-dtype bfloat16] [--dtype T]\n"
          "\n"
          "Writes to OUT.npy the cumulative " +
          words.noun +
@@ -382,6 +399,13 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
   ScanDesc desc;
   desc.operation = operation;
   desc.input.dataType = toDataType(words, parsed.input, header.dtype, parsed.bfloat16);
+  const DataType type = desc.input.dataType;
+  if (operation == ScanOperation::LogSumExp && type != DataType::Float16 &&
+      type != DataType::Float32 && type != DataType::Float64 && type != DataType::BFloat16) {
+    throw Failure(kExitUsage, parsed.input + ": vkscan " + words.command +
+                                  " takes float dtypes (<f2 <f4 <f8, or bfloat16), not " +
+                                  npy::dtypeDescr(header.dtype));
+  }
   desc.input.sizes = tensorSizes(words, parsed.input, header);
   // Layout is irrelevant without elements, and strides past a 0 dimension
   // would be 0 or, past huge ones, overflow for nothing.
