@@ -63,13 +63,7 @@ vkscan_result vkscan_operator_record(vkscan_operator op, VkCommandBuffer command
                                      const vkscan_buffer_binding* input,
                                      const vkscan_buffer_binding* output,
                                      const vkscan_buffer_binding* scratch) {
-  return guard([&] {
-    requireNonNull(op, "op");
-    requireNonNull(input, "bindings.input");
-    requireNonNull(output, "bindings.output");
-    op->op.record(command_buffer, toCpp(*input), toCpp(*output),
-                  scratch != nullptr ? toCpp(*scratch) : vkscan::BufferBinding{});
-  });
+  return vkscan_operator_record_indices(op, command_buffer, input, output, nullptr, scratch);
 }
 
 vkscan_result vkscan_operator_record_indices(vkscan_operator op, VkCommandBuffer command_buffer,

@@ -28,17 +28,6 @@ const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32
                            DataType::UInt32,  DataType::Int64,   DataType::UInt64,
                            DataType::Float64, DataType::BFloat16};
 
-// Index of the first differing element, or -1.
-int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
-                        size_t elementSize) {
-  for (size_t i = 0; i < std::min(a.size(), b.size()); i += elementSize) {
-    if (std::memcmp(&a[i], &b[i], std::min(elementSize, a.size() - i)) != 0) {
-      return static_cast<int64_t>(i / elementSize);
-    }
-  }
-  return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
-}
-
 // Runs desc on the device and on the reference and compares every byte of
 // the output buffer (gaps of strided outputs included).
 // A device a test made itself, with the name its messages give it.
@@ -67,7 +56,7 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
   test::referenceCumsum(desc, input, expected);
   std::vector<uint8_t> actual =
       test::runOnDevice(desc, input, inPlace, initialOutput, device.device);
-  int64_t difference = firstDifference(actual, expected, elementSize);
+  int64_t difference = test::firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
   CHECK(difference == -1);
 }

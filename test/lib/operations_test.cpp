@@ -69,12 +69,7 @@ void check(ScanDesc desc, bool inPlace, uint64_t seed, test::Profile profile) {
   test::referenceScan(desc, input, expected);
   std::vector<uint8_t> actual =
       test::runOnDevice(desc, input, inPlace, initialOutput, test::testDevice(profile));
-  int64_t difference = -1;
-  for (size_t i = 0; i < expected.size() && difference < 0; i += elementSize) {
-    if (std::memcmp(&actual[i], &expected[i], std::min(elementSize, expected.size() - i)) != 0) {
-      difference = static_cast<int64_t>(i / elementSize);
-    }
-  }
+  int64_t difference = test::firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
   CHECK(actual.size() == expected.size());
   CHECK(difference == -1);

@@ -224,6 +224,16 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
   return runOnDevice(desc, input, inPlace, initialOutput, testDevice(profile));
 }
 
+int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                        size_t elementSize) {
+  for (size_t i = 0; i < std::min(a.size(), b.size()); i += elementSize) {
+    if (std::memcmp(&a[i], &b[i], std::min(elementSize, a.size() - i)) != 0) {
+      return static_cast<int64_t>(i / elementSize);
+    }
+  }
+  return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
+}
+
 std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed) {
   std::mt19937_64 rng(seed);
   size_t size = dataTypeSize(type);

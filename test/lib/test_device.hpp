@@ -116,6 +116,11 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
                                  const std::vector<uint8_t>& input, bool inPlace,
                                  const std::vector<uint8_t>& initialOutput, Device& device);
 
+// The index of the first element (elementSize bytes) where a and b differ,
+// the shorter one's size where one is a prefix of the other, or -1.
+int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                        size_t elementSize);
+
 // Random element bytes for `count` elements of `type`: floats with random
 // mantissas and exponents in [-8, 8] (so partial sums never go subnormal,
 // which some devices flush), integers over their full range.

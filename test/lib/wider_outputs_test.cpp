@@ -73,12 +73,7 @@ void check(const ScanDesc& desc, uint64_t seed, test::Profile profile) {
   test::referenceScan(desc, input, expected);
   std::vector<uint8_t> actual =
       test::runOnDevice(desc, input, false, initialOutput, test::testDevice(profile));
-  int64_t difference = -1;
-  for (size_t i = 0; i < expected.size() && difference < 0; i += outSize) {
-    if (std::memcmp(&actual[i], &expected[i], std::min(outSize, expected.size() - i)) != 0) {
-      difference = static_cast<int64_t>(i / outSize);
-    }
-  }
+  int64_t difference = test::firstDifference(actual, expected, outSize);
   CAPTURE(difference);
   CHECK(actual.size() == expected.size());
   CHECK(difference == -1);
