@@ -297,6 +297,18 @@ def cummin(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
     return _run("MINIMUM", a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices)
 
 
+def _prepared(dev, op, a, axis, dtype):
+    """a as a numpy array (flattened for axis None), the axis to scan and
+    the result's dtype by numpy's rules, which the device must support."""
+    x = _arrays.as_numpy(a, "a")
+    want = None if dtype is None else _arrays.numpy_dtype(dtype, "dtype")
+    rtype = result_dtype(x.dtype, want, op)
+    if rtype == np.float64 and not dev.supports("FLOAT64"):
+        raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
+    x, ax = _axis(x, axis)
+    return x, ax, rtype
+
+
 def _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16):
     """cummax's or cummin's values and indices, in one run into C-ordered
     arrays (the indices take the values' strides), copied into `out`."""
@@ -304,12 +316,7 @@ def _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16):
         raise ValueError("indices: an exclusive scan has none (neither has torch's cummax)")
     if bfloat16 or _arrays.is_torch_bfloat16(a):
         raise TypeError("indices: not computed for bfloat16 input")
-    x = _arrays.as_numpy(a, "a")
-    want = None if dtype is None else _arrays.numpy_dtype(dtype, "dtype")
-    rtype = result_dtype(x.dtype, want, op)
-    if rtype == np.float64 and not dev.supports("FLOAT64"):
-        raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
-    x, ax = _axis(x, axis)
+    x, ax, rtype = _prepared(dev, op, a, axis, dtype)
     if x.ndim > _MAX_RANK:
         raise ValueError(f"a: {x.ndim} dimensions; indices are computed for at most {_MAX_RANK}")
     x = np.ascontiguousarray(x, dtype=rtype)
@@ -357,12 +364,7 @@ def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices=
         return _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16)
     if bfloat16 or _arrays.is_torch_bfloat16(a):
         return _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse)
-    x = _arrays.as_numpy(a, "a")
-    want = None if dtype is None else _arrays.numpy_dtype(dtype, "dtype")
-    rtype = result_dtype(x.dtype, want, op)
-    if rtype == np.float64 and not dev.supports("FLOAT64"):
-        raise TypeError("dtype: float64 needs shaderFloat64, which this device lacks")
-    x, ax = _axis(x, axis)
+    x, ax, rtype = _prepared(dev, op, a, axis, dtype)
     if x.dtype != rtype and (x.dtype, rtype) not in _WIDENS:
         x = x.astype(rtype)
 
