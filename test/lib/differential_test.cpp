@@ -28,6 +28,21 @@ const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32
                            DataType::UInt32,  DataType::Int64,   DataType::UInt64,
                            DataType::Float64, DataType::BFloat16};
 
+// The costliest suites spread the types over the profiles they run on: the
+// profiles of a run take kTypes' even and odd halves in turn (each half a
+// float and an integer of 4 and 8 bytes, or the 2-byte floats and the
+// unsigned integers, whose kernels are their twins'), and `salt`, a suite's
+// own, turns which profile takes which half, so that every type runs on some
+// profile of every run of two profiles or more and each profile meets every
+// type across suites. Every type everywhere with test::exhaustive().
+bool takesType(const std::vector<test::Profile>& profiles, test::Profile profile, DataType type,
+               uint32_t salt) {
+  if (test::exhaustive() || profiles.size() < 2) return true;
+  size_t position = std::find(profiles.begin(), profiles.end(), profile) - profiles.begin();
+  size_t index = std::find(std::begin(kTypes), std::end(kTypes), type) - std::begin(kTypes);
+  return (index + position + salt) % 2 == 0;
+}
+
 // Runs desc on the device and on the reference and compares every byte of
 // the output buffer (gaps of strided outputs included).
 // A device a test made itself, with the name its messages give it.
@@ -142,14 +157,16 @@ TEST_CASE("axis lengths around the node, subgroup, workgroup and tile sizes, eve
 // the two modes of checkTypeModes(), which between them set each mode flag
 // both ways. Each mode is a pipeline of its own, and this was CI's costliest
 // case, so by default each profile runs every mode on half the shapes and
-// checkTypeModes() on the others, turning with the profile
-// (test::exhaustive() for every mode everywhere).
+// checkTypeModes() on the others, turning with the profile, and half the
+// types (takesType(); test::exhaustive() for every mode and type everywhere).
 TEST_CASE("every mode on rows, columns and short-line shapes") {
   const std::vector<uint32_t> shapes[] = {{37, 300},  {300, 37},  {5, 6000}, {6000, 40},
                                           {3, 70, 5}, {4, 33, 8}, {700, 48}, {3, 37, 64}};
   const uint32_t axes[] = {1, 0, 1, 0, 1, 1, 0, 1};
-  for (test::Profile profile : test::testedProfiles()) {
+  const std::vector<test::Profile> profiles = test::testedProfiles();
+  for (test::Profile profile : profiles) {
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 1)) continue;
       bool twin =
           type == DataType::UInt32 || type == DataType::UInt64 || type == DataType::BFloat16;
       for (uint32_t s = 0; s < std::size(shapes); ++s) {
@@ -174,8 +191,10 @@ TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocat
   detail::Plan segmented = planOn(native, test::packedDesc(DataType::Float32, {1000, 3}, 1));
   REQUIRE(segmented.dispatches.size() == 1);
   CHECK(segmented.dispatches[0].pipeline.segmentLength == 3);
-  for (test::Profile profile : test::testedProfiles()) {
+  const std::vector<test::Profile> profiles = test::testedProfiles();
+  for (test::Profile profile : profiles) {
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 0)) continue;
       for (uint32_t length : {3u, 16u}) {
         // BFLOAT16: FLOAT16's walks, as in the test above.
         if (type == DataType::BFloat16) {
@@ -196,25 +215,45 @@ TEST_CASE("contiguous lines of up to 16 elements, walked a few lines per invocat
 }
 
 TEST_CASE("long axes: multi-level carries in rows and columns") {
-  for (test::Profile profile : test::testedProfiles()) {
-    checkAllModes(test::packedDesc(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
-    checkAgainstReference(test::packedDesc(DataType::Float16, {(1u << 18) + 1}, 0), false, 22,
-                          profile);
-    checkAgainstReference(test::packedDesc(DataType::BFloat16, {(1u << 18) + 1}, 0), false, 26,
-                          profile);
-    checkAgainstReference(test::packedDesc(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23,
-                          profile);
-    checkAgainstReference(test::packedDesc(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24,
-                          profile);
-    checkAgainstReference(test::packedDesc(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true, 25,
-                          profile);
+  const std::vector<test::Profile> profiles = test::testedProfiles();
+  for (size_t p = 0; p < profiles.size(); ++p) {
+    test::Profile profile = profiles[p];
+    // Each line on every other profile, turning (all of them exhaustive()).
+    auto takes = [&](size_t line) {
+      return test::exhaustive() || profiles.size() < 2 || (line + p) % 2 == 0;
+    };
+    if (takes(0)) {
+      checkAllModes(test::packedDesc(DataType::Float32, {(1u << 20) + 3}, 0), 21, profile);
+    }
+    if (takes(1)) {
+      checkAgainstReference(test::packedDesc(DataType::Float16, {(1u << 18) + 1}, 0), false, 22,
+                            profile);
+    }
+    if (takes(0)) {
+      checkAgainstReference(test::packedDesc(DataType::BFloat16, {(1u << 18) + 1}, 0), false, 26,
+                            profile);
+    }
+    if (takes(1)) {
+      checkAgainstReference(test::packedDesc(DataType::UInt64, {(1u << 18) + 5}, 0), false, 23,
+                            profile);
+    }
+    if (takes(0)) {
+      checkAgainstReference(test::packedDesc(DataType::Float32, {(1u << 17) + 9, 40}, 0), false, 24,
+                            profile);
+    }
+    if (takes(1)) {
+      checkAgainstReference(test::packedDesc(DataType::Float64, {3, (1u << 19) + 1, 2}, 1), true,
+                            25, profile);
+    }
   }
 }
 
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
-  for (test::Profile profile : test::testedProfiles()) {
+  const std::vector<test::Profile> profiles = test::testedProfiles();
+  for (test::Profile profile : profiles) {
     for (DataType type :
          {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::Int64}) {
+      if (!takesType(profiles, profile, type, 1)) continue;
       // A strided axis whose inner extent (2) is too narrow to interleave.
       checkAllModes(test::packedDesc(type, {3, 9000, 2}, 1), 31, profile);
       // Whole 16-tile lines, padded between lines on both sides.
@@ -422,13 +461,15 @@ TEST_CASE("interleaved lines: one vector and four vectors of lines, every type")
 // through storage buffers and device addresses. Interleaved rows of four
 // vectors of lines likewise, on units and, padded, mid-unit.
 TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, every type") {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses});
+  for (test::Profile profile : profiles) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool chunkWalks =
         impl.tuning.deviceClass == detail::DeviceClass::Cpu &&
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 0)) continue;
       uint32_t unit = static_cast<uint32_t>(32 / dataTypeSize(type));
       for (uint32_t shift : {0u, unit / 2}) {
         for (std::vector<uint32_t> sizes : {std::vector<uint32_t>{300, 64 * unit + shift},
@@ -469,6 +510,7 @@ TEST_CASE("wide units: nodes and interleaved rows on 32 bytes and mid-unit, ever
 // FLOAT16 on packed halves.
 TEST_CASE("realigned walks: lines off vectors at every phase, every type and mode") {
   std::vector<NamedDevice> devices;
+  std::vector<test::Profile> profiles;
   bool packedHalves = false;
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::DeviceAddresses, test::Profile::PackedHalves})) {
@@ -476,6 +518,7 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
       packedHalves = true;
     } else {
       devices.push_back(named(profile));
+      profiles.push_back(profile);
     }
   }
   const detail::VectorWords bits64 = detail::VectorWords::Bits64;
@@ -500,7 +543,10 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
       // lavapipe by default. Pipeline creation is most of the test's time.
       bool unitWidth =
           type == DataType::Float32 || dataTypeSize(type) == 2 || type == DataType::UInt64;
-      if (&device.device != &unitStoresDevice && !unitWidth) continue;
+      if (&device.device != &unitStoresDevice &&
+          (!unitWidth || !takesType(profiles, profiles[&device - devices.data()], type, 1))) {
+        continue;
+      }
       CAPTURE(device.name);
       // 17 lines of 53: every phase of 16 elements; 64 elements with lines
       // 67 apart: four full nodes, no partial one; 3 lines of 4 tiles, the
@@ -547,12 +593,14 @@ TEST_CASE("realigned walks: lines off vectors at every phase, every type and mod
 // levels of carries) and in three passes (the reduce streams units too),
 // forwards and backwards, through storage buffers and device addresses.
 TEST_CASE("row units: interleaved rows of one vector, back to back, every type") {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses});
+  for (test::Profile profile : profiles) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool chunkWalks =
         16 % std::max<uint64_t>(impl.planLimits().minStorageBufferOffsetAlignment, 1) == 0;
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 1)) continue;
       uint32_t vector = test::vectorElements(type);
       for (uint32_t pad : {0u, vector}) {
         for (std::vector<uint32_t> sizes :
@@ -592,12 +640,14 @@ TEST_CASE("row units: interleaved rows of one vector, back to back, every type")
 // whose rows alternate), and element by element without Int64 and 16-bit
 // storage (Emulated, likewise).
 TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type") {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses,
-                             test::Profile::ManyPasses, test::Profile::Emulated})) {
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses,
+                            test::Profile::ManyPasses, test::Profile::Emulated});
+  for (test::Profile profile : profiles) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     bool everyShape = profile == test::Profile::Native || profile == test::Profile::DeviceAddresses;
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 0)) continue;
       CumulativeSummationDesc padded = test::packedDesc(type, {300, 64}, 0);
       padded.input.strides = {65, 1};
       padded.output.strides = padded.input.strides;
@@ -626,10 +676,12 @@ TEST_CASE("scalar lanes: lines off vectors, in groups and left over, every type"
 // one pass and in three, an outer dimension, and rows far enough apart to
 // touch ahead, in every type, through storage buffers and device addresses.
 TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type") {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses});
+  for (test::Profile profile : profiles) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 1)) continue;
       uint32_t vector = test::vectorElements(type);
       uint32_t lanes = 4 * vector;
       for (const CumulativeSummationDesc& desc :
@@ -654,8 +706,9 @@ TEST_CASE("lane groups: four-vector lanes, then the lines left over, every type"
 // last nodes of a chunk, which have no node ahead to touch, must still be
 // scanned. The threshold is set here so that every device runs the path.
 TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses})) {
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::Native, test::Profile::DeviceAddresses});
+  for (test::Profile profile : profiles) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
     // The CPU-device planner's path, on whatever device runs the test.
@@ -668,6 +721,7 @@ TEST_CASE("touching ahead: columns 2 KiB and more apart, every type and mode") {
     // Every type natively, one per element size through addresses; every
     // mode for FLOAT32.
     for (DataType type : kTypes) {
+      if (!takesType(profiles, profile, type, 0)) continue;
       uint32_t columns = static_cast<uint32_t>(2048 / dataTypeSize(type));
       CumulativeSummationDesc columnsDesc = test::packedDesc(type, {100, columns}, 0);
       checkTouching(columnsDesc);
