@@ -1175,7 +1175,8 @@ TEST_CASE("plan: --json prints one object with the plan's keys") {
                                  "--profile", "nvidia", "--json"});
   CAPTURE(result.err);
   REQUIRE(result.code == 0);
-  CHECK(result.out.rfind("{\"profile\":\"nvidia\",\"dispatches\":[{\"kernel\":", 0) == 0);
+  CHECK(result.out.rfind(
+            "{\"profile\":\"nvidia\",\"operation\":\"SUM\",\"dispatches\":[{\"kernel\":", 0) == 0);
   CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
   for (const char* key : {"\"workgroups\":[", "\"workgroup_size\":", "\"bytes_read\":",
                           "\"bytes_written\":", "\"scratch_bytes\":", "\"bytes_moved\":",
@@ -1192,6 +1193,7 @@ TEST_CASE("plan: a profile's plan in words, and on the real device") {
   CHECK(lavapipe.code == 0);
   CHECK(lavapipe.out ==
         "profile: lavapipe\n"
+        "operation: SUM\n"
         "1 dispatch, scratch 256 bytes\n"
         "  chunk_lookback FLOAT32: workgroups 2x1x1 of 8, reads 524,348 B (input 524,288, scratch "
         "60), writes 262,528 B (output 262,144, scratch 384, of which filled 256)\n"
@@ -1201,6 +1203,51 @@ TEST_CASE("plan: a profile's plan in words, and on the real device") {
   CHECK(device.code == 0);
   CHECK(contains(device.out, "traffic ratio: 1.0000\n"));
   CHECK(runTool({"help", "plan"}).out.rfind("usage: vkscan plan SIZES", 0) == 0);
+}
+
+TEST_CASE("plan: --operation plans every operation, by any of its names") {
+  const std::pair<const char*, std::vector<const char*>> operations[] = {
+      {"SUM", {"sum", "cumsum", "SUM"}},
+      {"PRODUCT", {"product", "prod", "cumprod", "PRODUCT"}},
+      {"MAXIMUM", {"maximum", "max", "cummax", "MAXIMUM"}},
+      {"MINIMUM", {"minimum", "min", "cummin", "MINIMUM"}},
+      {"LOG_SUM_EXP", {"log-sum-exp", "logsumexp", "logcumsumexp", "LOG_SUM_EXP"}},
+  };
+  for (const auto& [canonical, names] : operations) {
+    for (const char* name : names) {
+      CAPTURE(name);
+      const Result json = runTool({"plan", "4096x4096", "--axis", "0", "--dtype", "float32",
+                                   "--profile", "nvidia", "--json", "--operation", name});
+      CAPTURE(json.err);
+      REQUIRE(json.code == 0);
+      CHECK(contains(json.out, "{\"profile\":\"nvidia\",\"operation\":\"" + std::string(canonical) +
+                                   "\",\"dispatches\":["));
+      const Result words = runTool({"plan", "100000", "--axis", "0", "--dtype", "int32",
+                                    std::string("--operation=") + name, "--profile", "lavapipe"});
+      if (std::string(canonical) == "LOG_SUM_EXP") {
+        // Float types only.
+        CHECK(words.code == 2);
+        CHECK(contains(words.err, std::string("--operation ") + name +
+                                      " takes float dtypes (float16 bfloat16 float32 float64), "
+                                      "not int32"));
+        continue;
+      }
+      CAPTURE(words.err);
+      REQUIRE(words.code == 0);
+      CHECK(words.out.rfind("profile: lavapipe\noperation: " + std::string(canonical) + "\n", 0) ==
+            0);
+    }
+  }
+  // The default is the sum; the real device plans every operation too.
+  CHECK(contains(
+      runTool({"plan", "64", "--axis", "0", "--dtype", "f4", "--profile", "amd", "--json"}).out,
+      "\"operation\":\"SUM\""));
+  const Result device =
+      runTool({"plan", "3x1000", "--axis", "1", "--dtype", "f8", "--operation", "logsumexp"});
+  CAPTURE(device.err);
+  CHECK(device.code == 0);
+  CHECK(contains(device.out, "operation: LOG_SUM_EXP\n"));
+  CHECK(contains(runTool({"help", "plan"}).out, "--operation OP"));
 }
 
 TEST_CASE("plan: reject bad arguments with exit code 2") {
@@ -1228,4 +1275,14 @@ TEST_CASE("plan: reject bad arguments with exit code 2") {
                "plan: unknown option '--fast'");
   checkFailure(dir, args({"16", "--axis", "0", "--dtype", "float64", "--profile", "apple"}), 2,
                "FLOAT64 is not supported by profile apple");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--operation", "mean"}), 2,
+               "--operation 'mean' is not one of sum product maximum minimum log-sum-exp");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--operation="}), 2,
+               "--operation '' is not one of");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--operation"}), 2,
+               "--operation needs a value");
+  checkFailure(dir,
+               args({"4x4", "--axis", "0", "--dtype", "i4", "--operation", "log-sum-exp",
+                     "--profile", "nvidia"}),
+               2, "--operation log-sum-exp takes float dtypes");
 }

@@ -33,7 +33,7 @@ const char* const kHelp =
     "                   the cumulative log-sum-exp of a float array, likewise\n"
     "  demo             run the examples of the DirectML documentation\n"
     "  info             describe the Vulkan devices and what vkscan can do on them\n"
-    "  plan SIZES --axis N --dtype T [--profile NAME] [--json]\n"
+    "  plan SIZES --axis N --dtype T [--operation OP] [--profile NAME] [--json]\n"
     "                   show the dispatches and modeled bytes of a scan's plan\n"
     "  help [command]   show this help, or a command's\n"
     "\n"
