@@ -77,9 +77,10 @@ struct PlannedDispatch {
 
 // A plan as planFor() or planOf() reports it.
 struct PlanReport {
-  std::string profile;                      // the profile's name, or the real device's name
-  std::vector<PlannedDispatch> dispatches;  // in recording order; none for an empty tensor
-  uint64_t scratchBytes = 0;                // Operator::scratchSize()
+  std::string profile;                           // the profile's name, or the real device's name
+  ScanOperation operation = ScanOperation::Sum;  // the descriptor's
+  std::vector<PlannedDispatch> dispatches;       // in recording order; none for an empty tensor
+  uint64_t scratchBytes = 0;                     // Operator::scratchSize()
   uint64_t bytesMoved = 0;   // the sum of every dispatch's bytesRead and bytesWritten
   uint64_t tensorBytes = 0;  // the input's elements times their size
   // bytesMoved / (2 * tensorBytes): 1 for a scan that reads its input and
@@ -103,10 +104,11 @@ VKSCAN_API PlanReport planFor(const CumulativeSummationDesc& desc, const std::st
 VKSCAN_API PlanReport planOf(const Operator& op);
 
 // `report` as one JSON object, on one line, with the keys "profile",
-// "dispatches" (objects of "kernel", "workgroups" [x, y, z],
-// "workgroup_size", "bytes_read", "bytes_written"), "scratch_bytes",
-// "bytes_moved", "tensor_bytes" and "traffic_ratio". Integers are exact;
-// the ratio is the shortest decimal that reads back as the same double.
+// "operation" (scanOperationName(), e.g. "SUM"), "dispatches" (objects of
+// "kernel", "workgroups" [x, y, z], "workgroup_size", "bytes_read",
+// "bytes_written"), "scratch_bytes", "bytes_moved", "tensor_bytes" and
+// "traffic_ratio". Integers are exact; the ratio is the shortest decimal
+// that reads back as the same double.
 VKSCAN_API std::string toJson(const PlanReport& report);
 
 }  // namespace vkscan

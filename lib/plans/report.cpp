@@ -18,6 +18,7 @@ PlanReport reportOf(const detail::Plan& plan, const ScanDesc& desc, std::string 
   using detail::BufferRole;
   PlanReport report;
   report.profile = std::move(profile);
+  report.operation = desc.operation;
   report.scratchBytes = plan.scratchBytes;
   report.tensorBytes = desc.input.elementCount() * dataTypeSize(desc.input.dataType);
   for (const detail::Dispatch& dispatch : plan.dispatches) {
@@ -123,6 +124,8 @@ PlanReport planOf(const Operator& op) {
 std::string toJson(const PlanReport& report) {
   std::string text = "{\"profile\":";
   appendString(text, report.profile);
+  text += ",\"operation\":";
+  appendString(text, scanOperationName(report.operation));
   text += ",\"dispatches\":[";
   for (size_t i = 0; i < report.dispatches.size(); ++i) {
     const PlannedDispatch& d = report.dispatches[i];

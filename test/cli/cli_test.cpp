@@ -140,6 +140,7 @@ struct ScanRun {
   std::string axisArgument;  // as typed; empty for the default
   bool inPlace = false;
   int major = 1;
+  bool indices = false;  // --indices: check them too
 };
 
 // Runs `vkscan <c.command>` on random data of case `c` and checks the output
@@ -154,6 +155,7 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
   CAPTURE(c.exclusive);
   CAPTURE(c.reverse);
   CAPTURE(run.inPlace);
+  CAPTURE(run.indices);
   static std::mt19937_64 rng(20261122);
   TempDir dir;
   const std::string data = randomData(c.command, c.type, elementCount(c.shape), rng);
@@ -170,6 +172,10 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
   if (c.exclusive) args.push_back("--exclusive");
   if (c.reverse) args.push_back("--reverse");
   if (run.inPlace) args.push_back("--in-place");
+  if (run.indices) {
+    args.push_back("--indices");
+    args.push_back(dir / "indices.npy");
+  }
   const Result result = runTool(args);
   CHECK(result.err == "");
   REQUIRE(result.code == 0);
@@ -195,7 +201,25 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
       break;
     }
   }
-  CHECK(snapshot(dir.path).size() == 2);
+  if (run.indices) {
+    const std::string file = readFile(dir / "indices.npy");
+    const npy::Header indexHeader = npy::parseHeader(file);
+    CHECK(indexHeader.dtype == npy::DType::Int64);
+    CHECK(indexHeader.fortranOrder == c.fortranOrder);
+    CHECK(indexHeader.shape == c.shape);
+    const std::string indices = file.substr(size_t(npy::dataOffset(file)));
+    const std::string expectedIndices = referenceScan(c, data, true);
+    REQUIRE(indices.size() == expectedIndices.size());
+    for (size_t i = 0; i < indices.size() / 8; ++i) {
+      const uint64_t index = loadBits(npy::DType::Int64, indices.data() + i * 8);
+      if (index != loadBits(npy::DType::Int64, expectedIndices.data() + i * 8)) {
+        CAPTURE(i);
+        CHECK(index == loadBits(npy::DType::Int64, expectedIndices.data() + i * 8));
+        break;
+      }
+    }
+  }
+  CHECK(snapshot(dir.path).size() == (run.indices ? 3 : 2));
 }
 
 ScanCase scanCase(npy::DType type, std::vector<uint64_t> shape, bool fortranOrder, uint32_t axis,
@@ -336,7 +360,7 @@ TEST_CASE("help: every command has it, before or after the command") {
                  "is the identity: -inf for floats, the type's least"));
   CHECK(contains(runTool({"help", "cummin"}).out,
                  "is the identity: +inf for floats, the type's greatest"));
-  CHECK(contains(runTool({"help", "cummin"}).out, "its indices are not"));
+  CHECK(contains(runTool({"help", "cummin"}).out, "PyTorch's cummin indices"));
   CHECK(contains(runTool({"help", "logcumsumexp"}).out, "output is the identity, -inf)"));
   CHECK(contains(runTool({"help", "logcumsumexp"}).out, "Float dtypes only."));
   for (const char* command : {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"}) {
@@ -504,6 +528,156 @@ TEST_CASE("cummax --input-dtype bfloat16: NaNs and ties as FLOAT32's") {
   const std::string output = readFile(dir / "out.npy");
   CHECK(output.substr(size_t(npy::dataOffset(output))) ==
         std::string(reinterpret_cast<const char*>(expected), 12));
+}
+
+// PyTorch's cummax and cummin indices, written out by hand (torch 1.13
+// gives these): ties to the later element, -0.0 against +0.0 too, and the
+// latest NaN; reversed, the index of the element in the array as it is.
+TEST_CASE("cummax, cummin --indices: ties and NaNs as PyTorch's") {
+  const uint32_t kNaN = 0x7FC00000, kNegativeNaN = 0xFFC00000;
+  // -0.0, +0.0, -1, -0.0, NaN, 7, -NaN, 9
+  const std::vector<uint32_t> floats = {0x80000000, 0x00000000, 0xBF800000,   0x80000000,
+                                        kNaN,       0x40E00000, kNegativeNaN, 0x41100000};
+  const std::vector<int32_t> integers = {3, 1, 3, -5, 3, 7, 7, -9};
+  struct Run {
+    std::vector<std::string> command;
+    const char* dtype;
+    std::vector<int64_t> expected;
+  };
+  const Run runs[] = {
+      {{"cummax"}, "<f4", {0, 1, 1, 3, 4, 4, 6, 6}},
+      {{"cummin"}, "<f4", {0, 1, 2, 2, 4, 4, 6, 6}},
+      // From 9 down: 9, then the NaN at 6 wins until the NaN at 4 does.
+      {{"cummax", "--reverse"}, "<f4", {4, 4, 4, 4, 4, 6, 6, 7}},
+      {{"cummax"}, "<i4", {0, 0, 2, 2, 4, 5, 6, 6}},
+      {{"cummin"}, "<i4", {0, 1, 1, 3, 3, 3, 3, 7}},
+      {{"cummin", "--reverse"}, "<i4", {7, 7, 7, 7, 7, 7, 7, 7}},
+  };
+  TempDir dir;
+  std::string floatData(32, '\0'), integerData(32, '\0');
+  std::memcpy(floatData.data(), floats.data(), 32);
+  std::memcpy(integerData.data(), integers.data(), 32);
+  writeFile(dir / "f4.npy", npyFile(npyDict("<f4", false, "(8,)"), floatData));
+  writeFile(dir / "i4.npy", npyFile(npyDict("<i4", false, "(8,)"), integerData));
+  for (const Run& run : runs) {
+    CAPTURE(run.command);
+    CAPTURE(run.dtype);
+    const std::string input = dir / (std::string(run.dtype).substr(1) + ".npy");
+    std::vector<std::string> args = {run.command[0], input, dir / "out.npy", "--indices",
+                                     dir / "indices.npy"};
+    args.insert(args.end(), run.command.begin() + 1, run.command.end());
+    const Result result = runTool(args);
+    CHECK(result.err == "");
+    REQUIRE(result.code == 0);
+    const std::string output = readFile(dir / "indices.npy");
+    CHECK(npy::parseHeader(output).dtype == npy::DType::Int64);
+    std::vector<int64_t> actual(8);
+    REQUIRE(output.size() - size_t(npy::dataOffset(output)) == 64);
+    std::memcpy(actual.data(), output.data() + npy::dataOffset(output), 64);
+    CHECK(actual == run.expected);
+  }
+}
+
+TEST_CASE("cummax, cummin --indices: every type, order, axis and direction") {
+  ScanRun indices;
+  indices.indices = true;
+  // Each type once (every run compiles its pipelines), C order forwards
+  // and Fortran order reversed in turn.
+  const std::pair<const char*, npy::DType> cases[] = {
+      {"cummax", npy::DType::Float16}, {"cummax", npy::DType::Int32},
+      {"cummax", npy::DType::UInt64},  {"cummax", npy::DType::Float64},
+      {"cummin", npy::DType::Float32}, {"cummin", npy::DType::Int64},
+      {"cummin", npy::DType::UInt32},
+  };
+  bool fortran = false;
+  for (const auto& [command, type] : cases) {
+    ScanCase c = fortran ? scanCase(type, {70, 3}, true, 0, false, true)
+                         : scanCase(type, {3, 37, 2}, false, 1);
+    c.command = command;
+    checkScan(c, indices);
+    fortran = !fortran;
+  }
+  // Lines across several levels of the scan, and a negative axis.
+  ScanCase c = scanCase(npy::DType::Float32, {2, 5000}, false, 1, false, true);
+  c.command = "cummax";
+  checkScan(c, indices);
+  c = scanCase(npy::DType::Int64, {3, 4, 300}, true, 2);
+  c.command = "cummin";
+  ScanRun negative = indices;
+  negative.axisArgument = "-1";
+  checkScan(c, negative);
+}
+
+TEST_CASE("cummax --indices: bfloat16 input, an empty array, the --indices= form") {
+  TempDir dir;
+  // -0.0, +0.0, 2, NaN, -NaN, 3 as bfloat16 bits.
+  const uint16_t input[] = {0x8000, 0x0000, 0x4000, 0x7FC0, 0xFFC0, 0x4040};
+  const int64_t expected[] = {0, 1, 2, 3, 4, 4};
+  writeFile(dir / "in.npy", npyFile(npyDict("<u2", false, "(6,)"),
+                                    std::string(reinterpret_cast<const char*>(input), 12)));
+  Result result = runTool({"cummax", dir / "in.npy", dir / "out.npy", "--input-dtype", "bfloat16",
+                           "--indices=" + dir / "indices.npy"});
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+  std::string output = readFile(dir / "indices.npy");
+  CHECK(output.substr(size_t(npy::dataOffset(output))) ==
+        std::string(reinterpret_cast<const char*>(expected), 48));
+
+  writeFile(dir / "empty.npy", npyFile(npyDict("<f4", false, "(3, 0)"), ""));
+  result = runTool({"cummin", dir / "empty.npy", dir / "out.npy", "--axis", "1", "--indices",
+                    dir / "indices.npy"});
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+  output = readFile(dir / "indices.npy");
+  const npy::Header header = npy::parseHeader(output);
+  CHECK(header.dtype == npy::DType::Int64);
+  CHECK(header.shape == std::vector<uint64_t>{3, 0});
+  CHECK(output.size() == size_t(npy::dataOffset(output)));
+}
+
+TEST_CASE("--indices: refused on other commands and with what has no indices") {
+  TempDir dir;
+  writeFile(dir / "f4.npy", kSmallF4);
+  writeFile(dir / "i4.npy", npyFile(npyDict("<i4", false, "(2, 3)"), std::string(24, '\0')));
+  const std::string in = dir / "f4.npy", out = dir / "out.npy", indices = dir / "indices.npy";
+  for (const char* command : {"cumsum", "cumprod", "logcumsumexp"}) {
+    checkFailure(dir, {command, in, out, "--indices", indices}, 2,
+                 std::string(command) + ": --indices: only cummax and cummin have indices");
+  }
+  checkFailure(dir, {"cummax", in, out, "--indices", indices, "--exclusive"}, 2,
+               "--indices with --exclusive: an exclusive scan has no indices (PyTorch's have "
+               "none)");
+  checkFailure(dir, {"cummin", dir / "i4.npy", out, "--dtype", "int64", "--indices", indices}, 2,
+               "--indices with --dtype int64: indices are not computed with a wider output type (" +
+                   dir / "i4.npy" + " holds INT32)");
+  checkFailure(dir, {"cummax", in, out, "--in-place", "--indices", indices}, 2,
+               "--indices with --in-place: the indices are found from the input after the output "
+               "is written");
+  checkFailure(dir, {"cummax", in, out, "--indices"}, 2, "--indices needs a file name");
+  checkFailure(dir, {"cummax", in, out, "--indices="}, 2, "--indices needs a file name");
+  checkFailure(dir, {"cummax", in, out, "--indices", out}, 2,
+               out + ": --indices names the output file");
+  checkFailure(dir, {"cummax", in, out, "--indices", dir / "./out.npy"}, 2,
+               "--indices names the output file");
+  checkFailure(dir, {"cummax", in, out, "--indices", in}, 2, in + ": is the input file");
+  checkFailure(dir, {"cummax", in, out, "--indices", dir.path.string()}, 2, ": is a directory");
+  checkFailure(dir, {"cummax", in, out, "--indices", dir / "missing/indices.npy"}, 2,
+               "cannot create a file in the output directory");
+  CHECK(contains(runTool({"help", "cummax"}).out, "--indices FILE.npy"));
+  CHECK(!contains(runTool({"help", "cumsum"}).out, "--indices"));
+}
+
+TEST_CASE("--indices: a failed write of either file leaves neither") {
+  TempDir dir;
+  // The values take 8,320 bytes, the indices 16,512.
+  writeFile(dir / "in.npy", npyFile(npyDict("<f4", false, "(2048,)"), std::string(8192, '\0')));
+  const std::vector<std::string> args = {"cummax", dir / "in.npy", dir / "out.npy", "--indices",
+                                         dir / "indices.npy"};
+  checkFailure(dir, args, 1, "indices.npy: write failed: File too large", 12000);
+  checkFailure(dir, args, 1, "out.npy: write failed: File too large", 4096);
+  writeFile(dir / "out.npy", "precious");
+  writeFile(dir / "indices.npy", "precious too");
+  checkFailure(dir, args, 1, "indices.npy: write failed: File too large", 12000);
 }
 
 // Log-sum-exp's results by its exact rules, bit for bit: -inf is the
@@ -1001,7 +1175,8 @@ TEST_CASE("plan: --json prints one object with the plan's keys") {
                                  "--profile", "nvidia", "--json"});
   CAPTURE(result.err);
   REQUIRE(result.code == 0);
-  CHECK(result.out.rfind("{\"profile\":\"nvidia\",\"dispatches\":[{\"kernel\":", 0) == 0);
+  CHECK(result.out.rfind(
+            "{\"profile\":\"nvidia\",\"operation\":\"SUM\",\"dispatches\":[{\"kernel\":", 0) == 0);
   CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
   for (const char* key : {"\"workgroups\":[", "\"workgroup_size\":", "\"bytes_read\":",
                           "\"bytes_written\":", "\"scratch_bytes\":", "\"bytes_moved\":",
@@ -1018,6 +1193,7 @@ TEST_CASE("plan: a profile's plan in words, and on the real device") {
   CHECK(lavapipe.code == 0);
   CHECK(lavapipe.out ==
         "profile: lavapipe\n"
+        "operation: SUM\n"
         "1 dispatch, scratch 256 bytes\n"
         "  chunk_lookback FLOAT32: workgroups 2x1x1 of 8, reads 524,348 B (input 524,288, scratch "
         "60), writes 262,528 B (output 262,144, scratch 384, of which filled 256)\n"
@@ -1027,6 +1203,51 @@ TEST_CASE("plan: a profile's plan in words, and on the real device") {
   CHECK(device.code == 0);
   CHECK(contains(device.out, "traffic ratio: 1.0000\n"));
   CHECK(runTool({"help", "plan"}).out.rfind("usage: vkscan plan SIZES", 0) == 0);
+}
+
+TEST_CASE("plan: --operation plans every operation, by any of its names") {
+  const std::pair<const char*, std::vector<const char*>> operations[] = {
+      {"SUM", {"sum", "cumsum", "SUM"}},
+      {"PRODUCT", {"product", "prod", "cumprod", "PRODUCT"}},
+      {"MAXIMUM", {"maximum", "max", "cummax", "MAXIMUM"}},
+      {"MINIMUM", {"minimum", "min", "cummin", "MINIMUM"}},
+      {"LOG_SUM_EXP", {"log-sum-exp", "logsumexp", "logcumsumexp", "LOG_SUM_EXP"}},
+  };
+  for (const auto& [canonical, names] : operations) {
+    for (const char* name : names) {
+      CAPTURE(name);
+      const Result json = runTool({"plan", "4096x4096", "--axis", "0", "--dtype", "float32",
+                                   "--profile", "nvidia", "--json", "--operation", name});
+      CAPTURE(json.err);
+      REQUIRE(json.code == 0);
+      CHECK(contains(json.out, "{\"profile\":\"nvidia\",\"operation\":\"" + std::string(canonical) +
+                                   "\",\"dispatches\":["));
+      const Result words = runTool({"plan", "100000", "--axis", "0", "--dtype", "int32",
+                                    std::string("--operation=") + name, "--profile", "lavapipe"});
+      if (std::string(canonical) == "LOG_SUM_EXP") {
+        // Float types only.
+        CHECK(words.code == 2);
+        CHECK(contains(words.err, std::string("--operation ") + name +
+                                      " takes float dtypes (float16 bfloat16 float32 float64), "
+                                      "not int32"));
+        continue;
+      }
+      CAPTURE(words.err);
+      REQUIRE(words.code == 0);
+      CHECK(words.out.rfind("profile: lavapipe\noperation: " + std::string(canonical) + "\n", 0) ==
+            0);
+    }
+  }
+  // The default is the sum; the real device plans every operation too.
+  CHECK(contains(
+      runTool({"plan", "64", "--axis", "0", "--dtype", "f4", "--profile", "amd", "--json"}).out,
+      "\"operation\":\"SUM\""));
+  const Result device =
+      runTool({"plan", "3x1000", "--axis", "1", "--dtype", "f8", "--operation", "logsumexp"});
+  CAPTURE(device.err);
+  CHECK(device.code == 0);
+  CHECK(contains(device.out, "operation: LOG_SUM_EXP\n"));
+  CHECK(contains(runTool({"help", "plan"}).out, "--operation OP"));
 }
 
 TEST_CASE("plan: reject bad arguments with exit code 2") {
@@ -1054,4 +1275,14 @@ TEST_CASE("plan: reject bad arguments with exit code 2") {
                "plan: unknown option '--fast'");
   checkFailure(dir, args({"16", "--axis", "0", "--dtype", "float64", "--profile", "apple"}), 2,
                "FLOAT64 is not supported by profile apple");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--operation", "mean"}), 2,
+               "--operation 'mean' is not one of sum product maximum minimum log-sum-exp");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--operation="}), 2,
+               "--operation '' is not one of");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--operation"}), 2,
+               "--operation needs a value");
+  checkFailure(dir,
+               args({"4x4", "--axis", "0", "--dtype", "i4", "--operation", "log-sum-exp",
+                     "--profile", "nvidia"}),
+               2, "--operation log-sum-exp takes float dtypes");
 }

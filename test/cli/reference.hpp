@@ -151,7 +151,8 @@ struct ScanCase {
 };
 
 // The running value of one line of a scan: a number for cumsum and cumprod,
-// the selected element's bits for cummax and cummin.
+// the selected element's bits for cummax and cummin, and for those the
+// selected element's index along the axis (PyTorch's cummax indices).
 class Fold {
  public:
   explicit Fold(const ScanCase& c) : c_(c) {
@@ -163,10 +164,13 @@ class Fold {
     }
   }
 
-  void add(const char* element) {
+  void add(const char* element, uint64_t index = 0) {
     const bool selects = c_.command == "cummax" || c_.command == "cummin";
     if (selects) {
-      if (takesLater(element)) bits_ = loadBits(c_.type, element);
+      if (takesLater(element)) {
+        bits_ = loadBits(c_.type, element);
+        index_ = index;
+      }
     } else if (isFloat(c_.type)) {
       const double value = loadFloat(c_.type, element);
       floatValue_ = c_.command == "cumprod" ? floatValue_ * value : floatValue_ + value;
@@ -184,6 +188,8 @@ class Fold {
       storeBits(c_.type, out, bits_);
     }
   }
+
+  uint64_t index() const { return index_; }
 
  private:
   // The later element wins ties (-0.0 against +0.0 too) and a NaN always
@@ -213,12 +219,15 @@ class Fold {
   const ScanCase& c_;
   double floatValue_ = 0;
   uint64_t bits_ = 0;
+  uint64_t index_ = 0;
 };
 
-// The scan c.command names of `data` (the array's bytes in memory order).
-inline std::string referenceScan(const ScanCase& c, const std::string& data) {
-  std::string out(data.size(), '\0');
+// The scan c.command names of `data` (the array's bytes in memory order);
+// with `indices`, cummax's or cummin's indices instead, as int64 in the
+// same order.
+inline std::string referenceScan(const ScanCase& c, const std::string& data, bool indices = false) {
   const uint64_t count = elementCount(c.shape);
+  std::string out(indices ? size_t(count) * 8 : data.size(), '\0');
   if (count == 0) return out;
   const size_t size = npy::dtypeSize(c.type);
   const std::vector<uint64_t> strides = packedStrides(c.shape, c.fortranOrder);
@@ -232,9 +241,13 @@ inline std::string referenceScan(const ScanCase& c, const std::string& data) {
       const uint64_t i = c.reverse ? length - 1 - step : step;
       const size_t offset = size_t((base + i * strides[c.axis]) * size);
       const char* in = data.data() + offset;
-      if (!c.exclusive) fold.add(in);
-      fold.store(out.data() + offset);
-      if (c.exclusive) fold.add(in);
+      if (!c.exclusive) fold.add(in, i);
+      if (indices) {
+        storeBits(npy::DType::Int64, out.data() + offset / size * 8, fold.index());
+      } else {
+        fold.store(out.data() + offset);
+      }
+      if (c.exclusive) fold.add(in, i);
     }
     for (size_t d = index.size(); d-- > 0;) {
       if (d == c.axis) continue;

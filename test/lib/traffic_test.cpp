@@ -149,12 +149,27 @@ TEST_CASE("traffic: unknown profiles and bad descriptors are refused as createOp
 TEST_CASE("traffic: JSON keys") {
   const std::string json =
       toJson(planFor(test::packedDesc(DataType::Float32, {1u << 20}, 0, false), "nvidia"));
-  for (const char* key : {"\"profile\":\"nvidia\"", "\"dispatches\":[{\"kernel\":\"rows_onepass\"",
+  for (const char* key : {"{\"profile\":\"nvidia\",\"operation\":\"SUM\",",
+                          "\"dispatches\":[{\"kernel\":\"rows_onepass\"",
                           "\"workgroups\":[256,1,1]", "\"workgroup_size\":256", "\"bytes_read\":",
                           "\"bytes_written\":", "\"scratch_bytes\":4240", "\"bytes_moved\":8398148",
                           "\"tensor_bytes\":4194304", "\"traffic_ratio\":1.0011372566223145}"}) {
     CAPTURE(key);
     CHECK(json.find(key) != std::string::npos);
+  }
+}
+
+TEST_CASE("traffic: the report names the descriptor's operation") {
+  ScanDesc desc = scanDesc(test::packedDesc(DataType::Float32, {4, 100}, 1, false));
+  for (ScanOperation operation :
+       {ScanOperation::Sum, ScanOperation::Product, ScanOperation::Maximum, ScanOperation::Minimum,
+        ScanOperation::LogSumExp}) {
+    CAPTURE(scanOperationName(operation));
+    desc.operation = operation;
+    const PlanReport report = planFor(desc, "amd");
+    CHECK(report.operation == operation);
+    CHECK(toJson(report).find(std::string("\"operation\":\"") + scanOperationName(operation) +
+                              "\",") != std::string::npos);
   }
 }
 

@@ -18,15 +18,27 @@ namespace {
   throw std::system_error(errno, std::generic_category(), what);
 }
 
-// The temporary file's name for the signal handler, which may only call
-// async-signal-safe functions: a fixed buffer, published by a flag.
-char gTemporaryPath[PATH_MAX];
-volatile sig_atomic_t gHaveTemporary = 0;
+// The temporary files' names for the signal handler, which may only call
+// async-signal-safe functions: fixed buffers, each published by a flag. A
+// command writes at most two files at once (values and indices).
+constexpr int kMaxTemporaries = 2;
+char gTemporaryPaths[kMaxTemporaries][PATH_MAX];
+volatile sig_atomic_t gHaveTemporary[kMaxTemporaries] = {};
 
 extern "C" void removeTemporaryAndDie(int signal) {
-  if (gHaveTemporary) ::unlink(gTemporaryPath);
+  for (int slot = 0; slot < kMaxTemporaries; ++slot) {
+    if (gHaveTemporary[slot]) ::unlink(gTemporaryPaths[slot]);
+  }
   ::signal(signal, SIG_DFL);
   ::raise(signal);
+}
+
+// A slot no open OutputFile holds.
+int takeSlot() {
+  for (int slot = 0; slot < kMaxTemporaries; ++slot) {
+    if (!gHaveTemporary[slot]) return slot;
+  }
+  throw std::system_error(EMFILE, std::generic_category(), "too many output files at once");
 }
 
 void installSignalHandlers() {
@@ -71,14 +83,16 @@ OutputFile::OutputFile(const std::string& path) : target_(endOfLinks(path)) {
   directory_ = target.has_parent_path() ? target.parent_path().string() : ".";
   temporary_ =
       (std::filesystem::path(directory_) / ("." + target.filename().string() + ".XXXXXX")).string();
-  if (temporary_.size() >= sizeof(gTemporaryPath)) {
+  if (temporary_.size() >= sizeof(gTemporaryPaths[0])) {
     throw std::system_error(ENAMETOOLONG, std::generic_category(), "cannot create");
   }
   installSignalHandlers();
+  const int slot = takeSlot();
   fd_ = ::mkostemp(temporary_.data(), O_CLOEXEC);
   if (fd_ < 0) throwErrno("cannot create a file in the output directory");
-  std::memcpy(gTemporaryPath, temporary_.c_str(), temporary_.size() + 1);
-  gHaveTemporary = 1;
+  std::memcpy(gTemporaryPaths[slot], temporary_.c_str(), temporary_.size() + 1);
+  slot_ = slot;
+  gHaveTemporary[slot] = 1;
   if (::fchmod(fd_, outputMode(target_)) != 0) {
     const int error = errno;
     discard();
@@ -94,7 +108,7 @@ void OutputFile::discard() noexcept {
   if (fd_ >= 0) {
     ::close(fd_);
     ::unlink(temporary_.c_str());
-    gHaveTemporary = 0;
+    gHaveTemporary[slot_] = 0;
     fd_ = -1;
   }
 }
@@ -115,7 +129,7 @@ void OutputFile::write(const void* data, size_t size) {
 void OutputFile::commit() {
   if (::fsync(fd_) != 0) throwErrno("fsync failed");
   if (::rename(temporary_.c_str(), target_.c_str()) != 0) throwErrno("cannot rename into place");
-  gHaveTemporary = 0;
+  gHaveTemporary[slot_] = 0;
   ::close(fd_);
   fd_ = -1;
   // The data is durable already; without the directory sync only the new

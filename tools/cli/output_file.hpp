@@ -1,7 +1,8 @@
 // An output file that appears complete or not at all: data goes to a
 // temporary file in the destination's directory, which is synced and renamed
 // over the destination only by commit(). A failure, an exception or a signal
-// before then leaves the destination as it was.
+// before then leaves the destination as it was. At most two may be open at
+// once (a command's values and indices).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,7 @@ class OutputFile {
   std::string directory_;
   std::string temporary_;
   int fd_ = -1;
+  int slot_ = 0;  // where the signal handler finds temporary_
 };
 
 }  // namespace vkscan::cli

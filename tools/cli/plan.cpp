@@ -10,24 +10,29 @@
 namespace vkscan::cli {
 
 const char* const kPlanHelp =
-    "usage: vkscan plan SIZES --axis N --dtype T [--exclusive] [--reverse]\n"
-    "                   [--profile NAME] [--json]\n"
+    "usage: vkscan plan SIZES --axis N --dtype T [--operation OP] [--exclusive]\n"
+    "                   [--reverse] [--profile NAME] [--json]\n"
     "\n"
     "Prints the plan vkscan makes for a packed array of SIZES (e.g. 4096x4096 or\n"
     "268435456): each dispatch's kernel, workgroups and the bytes it reads and\n"
     "writes by vkscan's traffic model, the scratch, and the traffic ratio (bytes\n"
     "moved over twice the array's bytes; 1 reads and writes it once).\n"
     "\n"
-    "  --axis N        the axis to sum along (required); negative counts from\n"
+    "  --axis N        the axis to scan along (required); negative counts from\n"
     "                  the last axis, as in numpy\n"
     "  --dtype T       float16 bfloat16 float32 float64 int32 uint32 int64 uint64\n"
     "                  (or the .npy codes f2 <f4 ..., or FLOAT32 ...) (required)\n"
-    "  --exclusive     leave each element out of its own sum\n"
-    "  --reverse       sum from the end of the axis towards its start\n"
+    "  --operation OP  sum (the default), product, maximum, minimum or\n"
+    "                  log-sum-exp (float dtypes only); also prod, max, min,\n"
+    "                  logsumexp, the commands' names (cumsum ... logcumsumexp)\n"
+    "                  or the library's (SUM ... LOG_SUM_EXP)\n"
+    "  --exclusive     leave each element out of its own result\n"
+    "  --reverse       scan from the end of the axis towards its start\n"
     "  --profile NAME  plan for a device profile instead of the real device, with\n"
     "                  no Vulkan device needed: nvidia amd amd-wave32 intel\n"
     "                  intel-simd16 mali apple lavapipe\n"
-    "  --json          print one JSON object: profile, dispatches (kernel,\n"
+    "  --json          print one JSON object: profile, operation (SUM PRODUCT\n"
+    "                  MAXIMUM MINIMUM LOG_SUM_EXP), dispatches (kernel,\n"
     "                  workgroups [x,y,z], workgroup_size, bytes_read,\n"
     "                  bytes_written), scratch_bytes, bytes_moved, tensor_bytes,\n"
     "                  traffic_ratio\n";
@@ -39,6 +44,7 @@ struct PlanArgs {
   long long axis = 0;
   bool axisGiven = false;
   std::string dtype;
+  std::string operation = "sum";
   bool exclusive = false;
   bool reverse = false;
   std::string profile;
@@ -83,6 +89,8 @@ PlanArgs parseArgs(const std::vector<std::string>& args) {
       parsed.axisGiven = true;
     } else if (optionValue(args, i, "--dtype", value)) {
       parsed.dtype = value;
+    } else if (optionValue(args, i, "--operation", value)) {
+      parsed.operation = value;
     } else if (optionValue(args, i, "--profile", value)) {
       parsed.profile = value;
     } else {
@@ -126,6 +134,28 @@ std::vector<uint32_t> parseSizes(const std::string& text) {
   return sizes;
 }
 
+// The operation `text` names.
+ScanOperation parseOperation(const std::string& text) {
+  static const struct {
+    ScanOperation operation;
+    const char* names[4];
+  } kOperations[] = {
+      {ScanOperation::Sum, {"sum", "cumsum", "SUM", nullptr}},
+      {ScanOperation::Product, {"product", "prod", "cumprod", "PRODUCT"}},
+      {ScanOperation::Maximum, {"maximum", "max", "cummax", "MAXIMUM"}},
+      {ScanOperation::Minimum, {"minimum", "min", "cummin", "MINIMUM"}},
+      {ScanOperation::LogSumExp, {"log-sum-exp", "logsumexp", "logcumsumexp", "LOG_SUM_EXP"}},
+  };
+  for (const auto& entry : kOperations) {
+    for (const char* name : entry.names) {
+      if (name != nullptr && text == name) return entry.operation;
+    }
+  }
+  throw Failure(kExitUsage, "--operation '" + text +
+                                "' is not one of sum product maximum minimum log-sum-exp (see "
+                                "vkscan plan --help)");
+}
+
 std::string withThousands(uint64_t value) {
   std::string digits = std::to_string(value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
@@ -134,6 +164,7 @@ std::string withThousands(uint64_t value) {
 
 void printReport(const PlanReport& report) {
   std::printf("profile: %s\n", report.profile.c_str());
+  std::printf("operation: %s\n", scanOperationName(report.operation));
   std::printf("%zu dispatch%s, scratch %s bytes\n", report.dispatches.size(),
               report.dispatches.size() == 1 ? "" : "es",
               withThousands(report.scratchBytes).c_str());
@@ -158,8 +189,17 @@ void printReport(const PlanReport& report) {
 
 int planCommand(const std::vector<std::string>& args, const GlobalOptions& global) {
   const PlanArgs parsed = parseArgs(args);
-  CumulativeSummationDesc desc;
+  ScanDesc desc;
+  desc.operation = parseOperation(parsed.operation);
   desc.input.dataType = parseDataType("--dtype", parsed.dtype);
+  const DataType type = desc.input.dataType;
+  // Refused before a device starts, as the scan commands do.
+  if (desc.operation == ScanOperation::LogSumExp && type != DataType::Float16 &&
+      type != DataType::BFloat16 && type != DataType::Float32 && type != DataType::Float64) {
+    throw Failure(kExitUsage, "--operation " + parsed.operation +
+                                  " takes float dtypes (float16 bfloat16 float32 float64), not " +
+                                  parsed.dtype);
+  }
   desc.input.sizes = parseSizes(parsed.sizes);
   const long long rank = static_cast<long long>(desc.input.sizes.size());
   if (parsed.axis < -rank || parsed.axis >= rank) {
@@ -169,7 +209,7 @@ int planCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   desc.axis = static_cast<uint32_t>(parsed.axis < 0 ? parsed.axis + rank : parsed.axis);
   desc.output = desc.input;
   desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
-  desc.hasExclusiveSum = parsed.exclusive;
+  desc.exclusive = parsed.exclusive;
 
   PlanReport report;
   if (!parsed.profile.empty()) {

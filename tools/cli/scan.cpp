@@ -1,10 +1,12 @@
 // vkscan cumsum, cumprod, cummax, cummin and logcumsumexp: one .npy in, one
-// .npy out, each read or written once; the commands differ only in the
-// scan's operation.
+// .npy out (and for cummax and cummin optionally the indices, a second),
+// each read or written once; the commands differ only in the scan's
+// operation.
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <new>
@@ -33,6 +35,7 @@ struct ScanWords {
   const char* exclusive;
   const char* bfloat16;
   const char* values;
+  const char* indices;  // --indices' help; nullptr where the scan has none
 };
 
 const ScanWords& wordsFor(ScanOperation operation) {
@@ -44,7 +47,8 @@ const ScanWords& wordsFor(ScanOperation operation) {
       "                <V2 / |V2), as numpy has no bfloat16: sum them as bfloat16\n"
       "                (in FP32, rounded once to nearest even) and write OUT.npy\n"
       "                with the same dtype (|V2 for raw bytes)\n",
-      "most 4294967295. Integers wrap around.\n"};
+      "most 4294967295. Integers wrap around.\n",
+      nullptr};
   static const ScanWords product = {
       "cumprod",
       "product",
@@ -55,7 +59,8 @@ const ScanWords& wordsFor(ScanOperation operation) {
       "                bfloat16 (in FP32, rounded once to nearest even) and write\n"
       "                OUT.npy with the same dtype (|V2 for raw bytes)\n",
       "most 4294967295. Integers wrap around. Floats are multiplied in vkscan's\n"
-      "canonical order (a radix-16 tree), the same bits on every device.\n"};
+      "canonical order (a radix-16 tree), the same bits on every device.\n",
+      nullptr};
   static const ScanWords maximum = {
       "cummax",
       "maximum",
@@ -67,8 +72,14 @@ const ScanWords& wordsFor(ScanOperation operation) {
       "                bfloat16 and write OUT.npy with the same dtype (|V2 for\n"
       "                raw bytes)\n",
       "most 4294967295. Ties go to the later element (-0.0 against +0.0 too) and\n"
-      "a NaN always wins: the values of PyTorch's cummax (its indices are not\n"
-      "computed). Signed integers compare signed.\n"};
+      "a NaN always wins: the values of PyTorch's cummax (and with --indices its\n"
+      "indices). Signed integers compare signed.\n",
+      "  --indices FILE.npy\n"
+      "                also write to FILE.npy, as int64 of OUT.npy's shape and\n"
+      "                order, each output's index along the axis of the element\n"
+      "                it was taken from: PyTorch's cummax indices (the latest\n"
+      "                maximal element's, or the latest NaN's). Not with\n"
+      "                --exclusive, --in-place or a wider --dtype\n"};
   static const ScanWords minimum = {
       "cummin",
       "minimum",
@@ -80,8 +91,14 @@ const ScanWords& wordsFor(ScanOperation operation) {
       "                bfloat16 and write OUT.npy with the same dtype (|V2 for\n"
       "                raw bytes)\n",
       "most 4294967295. Ties go to the later element (-0.0 against +0.0 too) and\n"
-      "a NaN always wins: the values of PyTorch's cummin (its indices are not\n"
-      "computed). Signed integers compare signed.\n"};
+      "a NaN always wins: the values of PyTorch's cummin (and with --indices its\n"
+      "indices). Signed integers compare signed.\n",
+      "  --indices FILE.npy\n"
+      "                also write to FILE.npy, as int64 of OUT.npy's shape and\n"
+      "                order, each output's index along the axis of the element\n"
+      "                it was taken from: PyTorch's cummin indices (the latest\n"
+      "                minimal element's, or the latest NaN's). Not with\n"
+      "                --exclusive, --in-place or a wider --dtype\n"};
   static const ScanWords logSumExp = {
       "logcumsumexp",
       "log-sum-exp",
@@ -94,7 +111,8 @@ const ScanWords& wordsFor(ScanOperation operation) {
       "most 4294967295. Float dtypes only. log(exp(a) + exp(b)) is computed from\n"
       "IEEE additions and multiplications in vkscan's canonical order (a radix-16\n"
       "tree): the same bits on every device, within a few ulp of PyTorch's\n"
-      "logcumsumexp.\n"};
+      "logcumsumexp.\n",
+      nullptr};
   switch (operation) {
     case ScanOperation::LogSumExp:
       return logSumExp;
@@ -119,6 +137,7 @@ struct ScanArgs {
   bool inPlace = false;
   bool bfloat16 = false;  // --input-dtype bfloat16
   std::string dtype;      // --dtype: the output's type, if not the input's
+  std::string indices;    // --indices: where to write them; empty for none
 };
 
 bool parseInputDType(const std::string& text) {
@@ -159,6 +178,19 @@ ScanArgs parseArgs(const ScanWords& words, const std::vector<std::string>& args)
       parsed.dtype = args[++i];
     } else if (arg.rfind("--dtype=", 0) == 0) {
       parsed.dtype = arg.substr(8);
+    } else if (arg == "--indices" || arg.rfind("--indices=", 0) == 0) {
+      if (words.indices == nullptr) {
+        throw Failure(kExitUsage, std::string(words.command) +
+                                      ": --indices: only cummax and cummin have indices (the "
+                                      "element each output was taken from)");
+      }
+      if (arg == "--indices") {
+        if (i + 1 == args.size()) throw Failure(kExitUsage, "--indices needs a file name");
+        parsed.indices = args[++i];
+      } else {
+        parsed.indices = arg.substr(10);
+      }
+      if (parsed.indices.empty()) throw Failure(kExitUsage, "--indices needs a file name");
     } else {
       throw Failure(kExitUsage, std::string(words.command) + ": unknown option '" + arg +
                                     "' (see vkscan " + words.command + " --help)");
@@ -298,6 +330,36 @@ DataType outputType(const ScanArgs& parsed, DataType input) {
   return output;
 }
 
+// What the library refuses with indices (ScanDesc::indices, run()), refused
+// in the options' terms before the device starts, with the library's reasons.
+void checkIndicesOptions(const ScanArgs& parsed, const ScanDesc& desc) {
+  if (parsed.exclusive) {
+    throw Failure(kExitUsage,
+                  "--indices with --exclusive: an exclusive scan has no indices (PyTorch's have "
+                  "none)");
+  }
+  if (desc.output.dataType != desc.input.dataType) {
+    throw Failure(kExitUsage, "--indices with --dtype " + parsed.dtype +
+                                  ": indices are not computed with a wider output type (" +
+                                  parsed.input + " holds " + dataTypeName(desc.input.dataType) +
+                                  ")");
+  }
+  if (parsed.inPlace) {
+    throw Failure(kExitUsage,
+                  "--indices with --in-place: the indices are found from the input after the "
+                  "output is written, so the output cannot take the input's memory");
+  }
+}
+
+// Whether two paths name one file, existing or yet to be created.
+bool sameFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  if (std::filesystem::equivalent(a, b, error)) return true;
+  const std::filesystem::path canonicalA = std::filesystem::weakly_canonical(a, error);
+  if (error) return false;
+  return canonicalA == std::filesystem::weakly_canonical(b, error) && !error;
+}
+
 // The .npy dtype of a wider output type (outputTypeWidens()).
 npy::DType npyType(DataType type) {
   switch (type) {
@@ -353,7 +415,8 @@ std::string scanHelp(ScanOperation operation) {
   return std::string("usage: vkscan ") + words.command +
          " IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n" +
          std::string(14 + std::string(words.command).size(), ' ') +
-         "[--input-dtype bfloat16] [--dtype T]\n"
+         "[--input-dtype bfloat16] [--dtype T]" + (words.indices ? " [--indices FILE.npy]" : "") +
+         "\n"
          "\n"
          "Writes to OUT.npy the cumulative " +
          words.noun +
@@ -374,13 +437,18 @@ std::string scanHelp(ScanOperation operation) {
          words.bfloat16 +
          "  --dtype T     OUT.npy's dtype, computed in it: the input's, or wider without\n"
          "                loss (int32 to int64, uint32 to uint64, float16 and bfloat16\n"
-         "                to float32, float32 to float64), as numpy's dtype=\n"
+         "                to float32, float32 to float64), as numpy's dtype=\n" +
+         (words.indices ? words.indices : "") +
          "\n"
          "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
          "(<u2 and <V2 only with --input-dtype bfloat16), 1 to 8 dimensions, each at\n" +
          words.values +
-         "OUT.npy is written to a temporary file in its directory and renamed when\n"
-         "complete, so it is never left partial; IN.npy is only read.\n";
+         (words.indices
+              ? "OUT.npy and FILE.npy are written to temporary files in their directories\n"
+                "and renamed when both are complete, so neither is left partial; IN.npy\n"
+                "is only read.\n"
+              : "OUT.npy is written to a temporary file in its directory and renamed when\n"
+                "complete, so it is never left partial; IN.npy is only read.\n");
 }
 
 int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
@@ -417,10 +485,26 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
   desc.axis = resolveAxis(parsed.input, parsed.axis, header);
   desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
   desc.exclusive = parsed.exclusive;
+  const bool hasIndices = !parsed.indices.empty();
+  if (hasIndices) {
+    checkIndicesOptions(parsed, desc);
+    // The output's element strides, as the library requires.
+    desc.indices = {DataType::Int64, desc.input.sizes, desc.output.strides};
+  }
 
   checkOutputPath(parsed.output, reader->fileStatus());
+  if (hasIndices) {
+    checkOutputPath(parsed.indices, reader->fileStatus());
+    if (sameFile(parsed.indices, parsed.output)) {
+      throw Failure(kExitUsage, parsed.indices +
+                                    ": --indices names the output file; write the "
+                                    "indices to another file");
+    }
+  }
   std::optional<OutputFile> output;
   onFile(parsed.output, [&] { output.emplace(parsed.output); });
+  std::optional<OutputFile> indicesOutput;
+  if (hasIndices) onFile(parsed.indices, [&] { indicesOutput.emplace(parsed.indices); });
 
   Progress progress;
   progress.phase("starting the device", 0);
@@ -443,6 +527,9 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
     separateOutput = allocate(std::max(desc.output.totalBytes(), outputDataBytes), outputDataBytes);
   }
   std::byte* const result = parsed.inPlace ? input.get() : separateOutput.get();
+  const uint64_t indexBytes = hasIndices ? header.elementCount() * sizeof(int64_t) : 0;
+  std::unique_ptr<std::byte[]> indices;
+  if (hasIndices) indices = allocate(std::max(desc.indices.totalBytes(), indexBytes), indexBytes);
 
   progress.phase("reading " + parsed.input, dataBytes);
   onFile(parsed.input,
@@ -450,7 +537,7 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
 
   progress.phase("computing", 0);
   try {
-    run(device, desc, input.get(), result);
+    run(device, desc, input.get(), result, indices.get());
   } catch (const InvalidArgument& e) {
     throw Failure(kExitUsage, parsed.input + ": " + e.what());
   } catch (const Unsupported& e) {
@@ -458,20 +545,32 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
   }
   checkValidation(device, global);
 
-  progress.phase("writing " + parsed.output, outputDataBytes);
-  onFile(parsed.output, [&] {
-    npy::Header written = header;
-    if (desc.output.dataType != desc.input.dataType) written.dtype = npyType(desc.output.dataType);
-    const std::string outputHeader = npy::formatHeader(written);
-    output->write(outputHeader.data(), outputHeader.size());
-    for (uint64_t done = 0; done < outputDataBytes;) {
-      const size_t chunk = size_t(std::min<uint64_t>(kWriteChunk, outputDataBytes - done));
-      output->write(result + done, chunk);
-      done += chunk;
-      progress.advance(done);
-    }
-    output->commit();
-  });
+  const auto write = [&](OutputFile& file, const std::string& path, npy::DType type,
+                         const std::byte* data, uint64_t bytes) {
+    progress.phase("writing " + path, bytes);
+    onFile(path, [&] {
+      npy::Header written = header;
+      written.dtype = type;
+      const std::string fileHeader = npy::formatHeader(written);
+      file.write(fileHeader.data(), fileHeader.size());
+      for (uint64_t done = 0; done < bytes;) {
+        const size_t chunk = size_t(std::min<uint64_t>(kWriteChunk, bytes - done));
+        file.write(data + done, chunk);
+        done += chunk;
+        progress.advance(done);
+      }
+    });
+  };
+  write(*output, parsed.output,
+        desc.output.dataType == desc.input.dataType ? header.dtype : npyType(desc.output.dataType),
+        result, outputDataBytes);
+  // Both files are complete before either is renamed into place, so a
+  // failed write (a full disk) leaves neither.
+  if (hasIndices) {
+    write(*indicesOutput, parsed.indices, npy::DType::Int64, indices.get(), indexBytes);
+  }
+  onFile(parsed.output, [&] { output->commit(); });
+  if (hasIndices) onFile(parsed.indices, [&] { indicesOutput->commit(); });
   return kExitSuccess;
 }
 
