@@ -52,6 +52,11 @@ def as_numpy(obj, field):
         return obj
     if is_torch(obj):
         obj = _cpu_tensor(obj, field)
+        import torch
+
+        # DLPack (before version 0.8) has no bool; .numpy() shares the memory too.
+        if isinstance(obj, torch.Tensor) and obj.dtype == torch.bool:
+            return obj.numpy()
     if hasattr(obj, "__dlpack__"):
         try:
             return np.from_dlpack(obj)

@@ -18,6 +18,20 @@ _TYPES = {
     np.dtype(np.uint64): "UINT64",
 }
 _MAX_RANK = 8
+# Result dtypes the library has no type for -> the type they are scanned in:
+# inputs convert to it exactly, and the results convert back exactly.
+# Maxima and minima select input values (an exclusive scan's identity, the
+# wider type's extreme, clips to the narrow type's own); sums and products
+# wrap modulo 2^32, which narrowing reduces to numpy's modulo 2^bits; a bool
+# sum (numpy: logical or) counts Trues, which a line of fewer than 2^32
+# elements cannot wrap to 0, and a bool product (logical and) is 0 or 1.
+_CARRIERS = {
+    np.dtype(np.bool_): np.dtype(np.uint32),
+    np.dtype(np.int8): np.dtype(np.int32),
+    np.dtype(np.int16): np.dtype(np.int32),
+    np.dtype(np.uint8): np.dtype(np.uint32),
+    np.dtype(np.uint16): np.dtype(np.uint32),
+}
 # Input dtype -> the wider result dtypes the device converts to itself
 # (vkscan::outputTypeWidens()): no host copy.
 _WIDENS = {
@@ -58,13 +72,33 @@ def result_dtype(in_dtype, dtype, operation="SUM"):
             found = function(np.zeros(1, in_dtype), dtype=dtype).dtype
         except (TypeError, ValueError) as e:
             raise TypeError(f"dtype: {e}") from None
-        if found not in _TYPES:
+        if found not in _TYPES and found not in _CARRIERS:
             given = "" if dtype is None else f" with dtype={dtype}"
             raise TypeError(f"dtype: numpy's {name} of {in_dtype}{given} gives {found}, which "
-                            "vkscan cannot scan (float16/32/64, int32/64, uint32/64; dtype= "
-                            "chooses one)")
+                            "vkscan cannot scan (float16/32/64, int8/16/32/64, uint8/16/32/64, "
+                            "bool; dtype= chooses one)")
         _result_dtypes[key] = found
     return found
+
+
+def _carried(x, rtype):
+    """x converted for a scan whose result is rtype: as numpy casts it to
+    rtype, then to rtype's carrier (_CARRIERS); x itself where the device
+    converts it (_WIDENS) or it is of rtype already."""
+    carrier = _CARRIERS.get(rtype)
+    if carrier is None:
+        return x if x.dtype == rtype or (x.dtype, rtype) in _WIDENS else x.astype(rtype)
+    if not np.can_cast(x.dtype, rtype):
+        x = x.astype(rtype)
+    return x.astype(carrier)
+
+
+def _narrow_into(o, wide, op):
+    """The carrier's result `wide` converted exactly into o (_CARRIERS)."""
+    if o.dtype != np.bool_ and op in ("MAXIMUM", "MINIMUM"):
+        info = np.iinfo(o.dtype)
+        np.clip(wide, info.min, info.max, out=wide)
+    np.copyto(o, wide, casting="unsafe")
 
 
 def _expressible(arr):
@@ -208,9 +242,12 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
         None: float16/32/64 and 64-bit integers keep theirs, smaller
         integers and bool give int64, smaller unsigned integers uint64.
         vkscan scans in the result's type: float16, float32, float64 (where
-        the device has shaderFloat64), int32, uint32, int64, uint64;
-        anything else raises TypeError. The device widens int32 to int64,
-        uint32 to uint64, float16 to float32 and float32 to float64 itself
+        the device has shaderFloat64), int32, uint32, int64, uint64; an
+        int8 or int16 result in int32, a bool, uint8 or uint16 one in
+        uint32, converted back on the host exactly as numpy wraps (bool
+        sums and products are numpy's logical or and and); anything else
+        raises TypeError. The device widens int32 to int64, uint32 to
+        uint64, float16 to float32 and float32 to float64 itself
         (so numpy's int64 cumsum of int32 needs no copy); an input of any
         other type is converted on the host first (a copy, as numpy casts).
     out: an array (numpy or torch) of the result's shape and dtype to write
@@ -267,8 +304,9 @@ def cummax(a, axis=None, dtype=None, out=None, exclusive=False, reverse=False, d
     NaN or zero's sign). Exact, whatever the order.
 
     Takes cumsum's arguments and rules, except that the result keeps the
-    input's dtype, as numpy's and torch's do (dtype= converts first); a
-    dtype vkscan cannot scan (bool, int8...) raises TypeError.
+    input's dtype, as numpy's and torch's do (dtype= converts first). int8
+    and int16 are scanned as int32, bool, uint8 and uint16 as uint32, and
+    converted back exactly on the host (a maximum is an input value).
 
     exclusive: leave each element out of its own maximum (the first result
         is the identity: -inf for floats, the type's least value for
@@ -319,11 +357,17 @@ def _with_indices(dev, op, a, axis, dtype, out, exclusive, reverse, bfloat16):
     x, ax, rtype = _prepared(dev, op, a, axis, dtype)
     if x.ndim > _MAX_RANK:
         raise ValueError(f"a: {x.ndim} dimensions; indices are computed for at most {_MAX_RANK}")
-    x = np.ascontiguousarray(x, dtype=rtype)
-    o = np.empty(x.shape, rtype)
+    # The library computes no indices with a wider output: the host widens.
+    scan_type = _CARRIERS.get(rtype, rtype)
+    x = np.ascontiguousarray(_carried(x, rtype), dtype=scan_type)
+    o = np.empty(x.shape, scan_type)
     idx = np.empty(x.shape, np.int64)
     if x.size != 0:
         _vkscan.scan(dev, x, o, ax, bool(reverse), False, False, op, idx)
+    if scan_type != rtype:
+        narrow = np.empty(o.shape, rtype)
+        _narrow_into(narrow, o, op)
+        o = narrow
     if out is None:
         return _arrays.like_caller(o, a), _arrays.like_caller(idx, a)
     target = _arrays.as_writable_numpy(out, "out")
@@ -365,8 +409,7 @@ def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices=
     if bfloat16 or _arrays.is_torch_bfloat16(a):
         return _scan_bfloat16(dev, op, a, axis, dtype, out, exclusive, reverse)
     x, ax, rtype = _prepared(dev, op, a, axis, dtype)
-    if x.dtype != rtype and (x.dtype, rtype) not in _WIDENS:
-        x = x.astype(rtype)
+    x = _carried(x, rtype)
 
     if out is None:
         o = np.empty(x.shape, rtype)
@@ -380,7 +423,12 @@ def _run(op, a, axis, dtype, out, exclusive, reverse, device, bfloat16, indices=
         if not o.flags.writeable:
             raise ValueError("out: is read-only")
     if x.size != 0:
-        _scan(dev, op, x, o, ax, bool(reverse), bool(exclusive))
+        if rtype in _CARRIERS:
+            wide = np.empty(x.shape, x.dtype)
+            _scan(dev, op, x, wide, ax, bool(reverse), bool(exclusive))
+            _narrow_into(o, wide, op)
+        else:
+            _scan(dev, op, x, o, ax, bool(reverse), bool(exclusive))
     if out is not None:
         return out
     return _arrays.like_caller(o, a)

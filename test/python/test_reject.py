@@ -18,7 +18,7 @@ def a():
     (dict(axis=1.5), TypeError, "axis"),
     (dict(axis="0"), TypeError, "axis"),
     (dict(dtype=np.complex64), TypeError, "dtype"),
-    (dict(dtype=np.int16), TypeError, "dtype"),
+    (dict(dtype=np.longdouble), TypeError, "dtype"),
     (dict(dtype=">f4"), TypeError, "dtype"),
     (dict(dtype="no such type"), TypeError, "dtype"),
     (dict(out=np.zeros((4, 3), np.float32)), ValueError, "out"),
