@@ -58,7 +58,7 @@ void insertSorted(std::array<T, kMaxDimensions>& items, size_t& count, const T& 
 // A sufficient test: sorted by stride, each dimension must step over the
 // whole extent of the smaller ones. It rejects a few exotic interleavings that
 // do not overlap; no DML or numpy layout is among them.
-void checkOutputDoesNotOverlapItself(const TensorDesc& output) {
+void checkDoesNotOverlapItself(const TensorDesc& output, const std::string& name) {
   std::array<std::pair<int64_t, uint64_t>, kMaxDimensions> dims;  // stride, size
   size_t count = 0;
   ElementStrides strides = elementStrides(output);
@@ -71,11 +71,11 @@ void checkOutputDoesNotOverlapItself(const TensorDesc& output) {
   for (size_t i = 0; i < count; ++i) {
     auto [stride, size] = dims[i];
     if (stride < extent) {
-      throw InvalidArgument("output.strides",
+      throw InvalidArgument(name + ".strides",
                             "strides " + join(output.strides) + " for sizes " + join(output.sizes) +
-                                " make output elements overlap (stride " + std::to_string(stride) +
-                                " is smaller than the extent " + std::to_string(extent) +
-                                " of the faster dimensions)");
+                                " make " + name + " elements overlap (stride " +
+                                std::to_string(stride) + " is smaller than the extent " +
+                                std::to_string(extent) + " of the faster dimensions)");
     }
     extent = stride * static_cast<int64_t>(size - 1) + extent;
   }
@@ -141,6 +141,38 @@ void checkIndices(const ScanDesc& desc) {
   }
 }
 
+// carryIn and totals: a value per line, in the carry type.
+void checkLineTensor(const ScanDesc& desc, const TensorDesc& tensor, const std::string& name) {
+  if (!desc.indices.sizes.empty()) {
+    throw InvalidArgument(name,
+                          "cannot be bound with indices: an index has no carry to continue "
+                          "from or total to give");
+  }
+  checkTensor(tensor, name);
+  DataType type = carryType(desc.output.dataType);
+  if (tensor.dataType != type) {
+    throw InvalidArgument(name + ".dataType", std::string(dataTypeName(tensor.dataType)) +
+                                                  " is not the carry type " + dataTypeName(type) +
+                                                  " of a " + dataTypeName(desc.output.dataType) +
+                                                  " output");
+  }
+  const std::vector<uint32_t>& sizes = desc.output.sizes;
+  if (tensor.sizes.size() != sizes.size()) {
+    throw InvalidArgument(name + ".sizes", "has " + std::to_string(tensor.sizes.size()) +
+                                               " dimensions but output.sizes has " +
+                                               std::to_string(sizes.size()));
+  }
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    uint32_t expected = d == desc.axis ? 1 : sizes[d];
+    if (tensor.sizes[d] != expected) {
+      throw InvalidArgument(name + ".sizes[" + std::to_string(d) + "]",
+                            "is " + std::to_string(tensor.sizes[d]) + " but must be " +
+                                std::to_string(expected) +
+                                (d == desc.axis ? " (the axis)" : " (output.sizes there)"));
+    }
+  }
+}
+
 }  // namespace
 
 Problem normalize(const ScanDesc& desc) {
@@ -187,7 +219,14 @@ Problem normalize(const ScanDesc& desc) {
         "axisDirection",
         "unknown value " + std::to_string(static_cast<uint32_t>(desc.axisDirection)));
   }
-  if (out.elementCount() > 0) checkOutputDoesNotOverlapItself(out);
+  if (out.elementCount() > 0) checkDoesNotOverlapItself(out, "output");
+  bool carryIn = !desc.carryIn.sizes.empty();
+  bool totals = !desc.totals.sizes.empty();
+  if (carryIn) checkLineTensor(desc, desc.carryIn, "carryIn");
+  if (totals) {
+    checkLineTensor(desc, desc.totals, "totals");
+    if (desc.totals.elementCount() > 0) checkDoesNotOverlapItself(desc.totals, "totals");
+  }
   if (!desc.indices.sizes.empty()) {
     checkIndices(desc);
     ScanDesc values = desc;
@@ -216,6 +255,8 @@ Problem normalize(const ScanDesc& desc) {
     if (problem.empty) return problem;
     ScanDesc copy = desc;
     copy.output.dataType = in.dataType;
+    copy.carryIn = {};
+    copy.totals = {};
     auto widened = std::make_shared<Problem>(normalize(copy));
     widened->signedValues = in.dataType == DataType::Int32;  // sign-extends
     widened->outputBytes = out.totalBytes();
@@ -230,14 +271,21 @@ Problem normalize(const ScanDesc& desc) {
       (desc.operation == ScanOperation::Maximum || desc.operation == ScanOperation::Minimum) &&
       (in.dataType == DataType::Int32 || in.dataType == DataType::Int64);
   problem.exclusive = desc.exclusive;
-  problem.firstIsPositiveZero = desc.exclusive;
+  // With a carry-in, out[0] of an exclusive scan is the carry.
+  problem.firstIsPositiveZero = desc.exclusive && !carryIn;
   problem.empty = in.elementCount() == 0;
   if (problem.empty) return problem;
   problem.inputBytes = in.totalBytes();
   problem.outputBytes = out.totalBytes();
+  problem.carryIn = carryIn;
+  problem.totals = totals;
+  if (carryIn) problem.carryBytes = desc.carryIn.totalBytes();
+  if (totals) problem.totalsBytes = desc.totals.totalBytes();
 
   ElementStrides inStrides = elementStrides(in);
   ElementStrides outStrides = elementStrides(out);
+  ElementStrides carryStrides = carryIn ? elementStrides(desc.carryIn) : ElementStrides{};
+  ElementStrides totalsStrides = totals ? elementStrides(desc.totals) : ElementStrides{};
   problem.axisLen = in.sizes[desc.axis];
   problem.inAxisStride = inStrides[desc.axis];
   problem.outAxisStride = outStrides[desc.axis];
@@ -256,7 +304,10 @@ Problem normalize(const ScanDesc& desc) {
   size_t count = 0;
   for (size_t d = 0; d < in.sizes.size(); ++d) {
     if (d != desc.axis && in.sizes[d] > 1) {
-      insertSorted(dims, count, LineDim{in.sizes[d], inStrides[d], outStrides[d]}, innerFirst);
+      insertSorted(
+          dims, count,
+          LineDim{in.sizes[d], inStrides[d], outStrides[d], carryStrides[d], totalsStrides[d]},
+          innerFirst);
     }
   }
   for (size_t i = 0; i < count; ++i) {
@@ -264,7 +315,9 @@ Problem normalize(const ScanDesc& desc) {
     if (!problem.lines.empty()) {
       LineDim& inner = problem.lines.back();
       int64_t span = static_cast<int64_t>(inner.size);
-      if (dim.inStride == inner.inStride * span && dim.outStride == inner.outStride * span) {
+      if (dim.inStride == inner.inStride * span && dim.outStride == inner.outStride * span &&
+          dim.carryStride == inner.carryStride * span &&
+          dim.totalsStride == inner.totalsStride * span) {
         inner.size *= dim.size;
         continue;
       }

@@ -15,6 +15,9 @@ struct LineDim {
   uint64_t size = 1;
   int64_t inStride = 0;  // elements
   int64_t outStride = 0;
+  // ScanDesc::carryIn and totals (0 where not bound).
+  int64_t carryStride = 0;
+  int64_t totalsStride = 0;
 };
 
 struct Problem {
@@ -53,6 +56,15 @@ struct Problem {
   // Null otherwise.
   std::shared_ptr<const Problem> indexScan;
   uint64_t indicesBytes = 0;
+  // ScanDesc::carryIn and totals: one value of accumulationType(type) per
+  // line, at carryBase / totalsBase plus the line's LineDim strides (their
+  // tensors have no extent along the axis).
+  bool carryIn = false;
+  bool totals = false;
+  int64_t carryBase = 0;
+  int64_t totalsBase = 0;
+  uint64_t carryBytes = 0;
+  uint64_t totalsBytes = 0;
 
   uint64_t lineCount() const noexcept;
 };

@@ -17,6 +17,10 @@ const ResolvedBinding* bindingOf(BufferRole role, const ResolvedBindings& bindin
       return &bindings.scratch;
     case BufferRole::Indices:
       return &bindings.indices;
+    case BufferRole::CarryIn:
+      return &bindings.carryIn;
+    case BufferRole::Totals:
+      return &bindings.totals;
     case BufferRole::None:
       break;
   }

@@ -22,6 +22,8 @@ struct ResolvedBindings {
   ResolvedBinding output;
   ResolvedBinding scratch;  // binding.buffer null when the plan needs none
   ResolvedBinding indices;  // binding.buffer null without indices
+  ResolvedBinding carryIn;  // binding.buffer null without a carry-in
+  ResolvedBinding totals;   // binding.buffer null without totals
   // VkPhysicalDeviceLimits::minStorageBufferOffsetAlignment.
   uint64_t storageBufferAlignment = 16;
   // The input's texel view when `pipelines` are the texel variants

@@ -2,6 +2,11 @@
 
 namespace vkscan {
 
+DataType carryType(DataType outputType) noexcept {
+  return outputType == DataType::Float16 || outputType == DataType::BFloat16 ? DataType::Float32
+                                                                             : outputType;
+}
+
 const char* dataTypeName(DataType type) noexcept {
   switch (type) {
     case DataType::Float32:

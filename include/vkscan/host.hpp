@@ -91,6 +91,23 @@ VKSCAN_API void run(const Device& device, const ScanDesc& desc, const void* inpu
 // none. Not in place.
 VKSCAN_API void run(const Device& device, const ScanDesc& desc, const void* input, void* output,
                     void* indices);
+// Every tensor's host memory for run(): each points at its tensor's
+// spanBytes(), set where the descriptor has the tensor (indices, carryIn,
+// totals) and null where it has none. `output == input` runs in place as
+// above. carryIn is read; indices and totals are written (for strided ones,
+// the bytes between their elements come back as given).
+struct RunData {
+  const void* input = nullptr;
+  void* output = nullptr;
+  void* indices = nullptr;
+  const void* carryIn = nullptr;
+  void* totals = nullptr;
+};
+// run() with every tensor (the overloads above forward here). Throws as
+// they do, and InvalidArgument (field "carryIn" or "totals") for a pointer
+// that is null where the descriptor has the tensor or set where it has
+// none. On any failure `output`, `indices` and `totals` are unchanged.
+VKSCAN_API void run(const Device& device, const ScanDesc& desc, const RunData& data);
 // The same for run(device, scanDesc(desc), input, output).
 VKSCAN_API void run(const Device& device, const CumulativeSummationDesc& desc, const void* input,
                     void* output);

@@ -30,6 +30,14 @@
 //   - Inclusive: out[i] = X_1(i / 16) + serial sum of elements 16*(i/16) .. i.
 //     Exclusive: out[i] = X_1(i / 16) + serial sum of elements 16*(i/16) .. i-1,
 //     except out[0] = +0.0.
+//   A carry-in c (ScanDesc::carryIn) enters at the root: the carry at the
+//   level with a single node is c instead of -0.0, so X_k(p) = X_{k+1}(p/16)
+//   + L_k(p) all the way down from c (not c + the scan: that rounds
+//   differently), and an exclusive out[0] is c. As the carries that pass
+//   down are exact, a line scanned as consecutive chunks of 16^m elements
+//   (the last shorter), each with carry-in X_m(j) made by this tree from
+//   the earlier chunks' totals (ScanDesc::totals: the top node's value),
+//   gives the bits of the line scanned whole.
 //   Empty sums are -0.0, the exact additive identity, so a missing term never
 //   changes a bit. Each "+" is one IEEE-754 addition in the accumulation type
 //   (FP32 for FLOAT32, FLOAT16 and BFLOAT16, FP64 for FLOAT64),
@@ -240,6 +248,12 @@ struct CumulativeProductDesc {
   bool hasExclusiveProduct = false;
 };
 
+// The type of a line's carry-in and total (ScanDesc::carryIn, totals): the
+// accumulation type, FLOAT32 for FLOAT16, BFLOAT16 and FLOAT32 outputs,
+// FLOAT64 for FLOAT64, the output's own type for integers. `outputType`
+// itself for a value outside DataType.
+VKSCAN_API DataType carryType(DataType outputType) noexcept;
+
 // Any scan of the family; the fields mean what the summation's do. Every
 // operation but LogSumExp takes every DataType (DML has no maximum, minimum
 // or log-sum-exp scan: these are vkscan's own).
@@ -252,6 +266,26 @@ struct CumulativeProductDesc {
 //     output type other than the input's, or in place. Costs two more
 //     passes: the records (reading input and output) and a scan of the
 //     indices in place.
+//   carryIn: optional (empty sizes: none). Each line's carry, which enters
+//     the canonical order at the line's root (see "Canonical summation
+//     order"): a long line scanned in chunks, each with the carry of the
+//     chunks before it. dataType carryType(output.dataType), sizes the
+//     output's with sizes[axis] = 1, strides empty (packed) or explicit (a
+//     stride of 0 broadcasts: it is only read). An exclusive scan's first
+//     output is the carry (the +0.0 of sums applies only without a
+//     carry-in). An empty tensor records nothing (no totals either).
+//   totals: optional (empty sizes: none). Written with each line's total:
+//     the tree's reduction of the line (the top node's value, the line's
+//     wrapped sum or product, maximum or minimum, log-sum-exp) without the
+//     carry-in, in carryType(output.dataType); sizes as carryIn's, strides
+//     empty or explicit, not overlapping themselves.
+//   With carryIn or totals, the scan walks chunks of each line (every plan
+//   takes the chunk kernels, whatever the layout); totals cost one more
+//   reduce of the input where a line is walked whole, and each of carryIn
+//   and totals a copy pass between its layout and scratch (scratch grows by
+//   a value a line for each). Neither is allowed with indices (an index has
+//   no carry to continue from). A wider output (outputTypeWidens()) takes
+//   them in its own carry type.
 struct ScanDesc {
   ScanOperation operation = ScanOperation::Sum;
   TensorDesc input;
@@ -260,6 +294,8 @@ struct ScanDesc {
   AxisDirection axisDirection = AxisDirection::Increasing;
   bool exclusive = false;
   TensorDesc indices{DataType::Int64, {}, {}};
+  TensorDesc carryIn{DataType::Float32, {}, {}};
+  TensorDesc totals{DataType::Float32, {}, {}};
 };
 
 inline ScanDesc scanDesc(const CumulativeSummationDesc& desc) {
@@ -394,6 +430,16 @@ struct BufferBinding {
   VkDeviceSize size = 0;
 };
 
+// Every binding of Operator::record(): input, output and scratch as
+// record()'s first overload describes; indices, carryIn and totals where the
+// descriptor has them (ScanDesc), null buffers where it has none. Each is at
+// least its tensor's totalBytes() long, at an offset that is a multiple of
+// 16, and overlaps no other binding (the output may be exactly the input's
+// in place). carryIn is read; totals is written as the output is.
+struct Bindings {
+  BufferBinding input, output, scratch, indices, carryIn, totals;
+};
+
 class Operator;
 
 // A Vulkan device vkscan records work for. Thread-safe: createOperator() and
@@ -511,6 +557,12 @@ class VKSCAN_API Operator {
   void record(VkCommandBuffer commandBuffer, const BufferBinding& input,
               const BufferBinding& output, const BufferBinding& indices,
               const BufferBinding& scratch) const;
+  // Every binding at once (Bindings; the overloads above forward here):
+  // carryIn and totals required where the descriptor has them, refused
+  // (null buffer expected) where it has none. carryIn is read by compute
+  // shaders as the input is, and totals written as the output is (the same
+  // synchronisation contract).
+  void record(VkCommandBuffer commandBuffer, const Bindings& bindings) const;
 
   // vkscan's internals, opaque outside the library.
   struct Impl;

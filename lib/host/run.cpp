@@ -54,6 +54,17 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
 
 void run(const Device& device, const ScanDesc& desc, const void* input, void* output,
          void* indices) {
+  RunData data;
+  data.input = input;
+  data.output = output;
+  data.indices = indices;
+  run(device, desc, data);
+}
+
+void run(const Device& device, const ScanDesc& desc, const RunData& data) {
+  const void* input = data.input;
+  void* output = data.output;
+  void* indices = data.indices;
   Device::Impl& impl = Device::Access::impl(device);
   Operator op = device.createOperator(desc);
   if (op.dispatchCount() == 0) return;
@@ -66,6 +77,16 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
   if (hasIndices && indices == nullptr) throw InvalidArgument("indices", "is a null pointer");
   if (!hasIndices && indices != nullptr) {
     throw InvalidArgument("indices", "is not null, but the descriptor has no indices");
+  }
+  bool hasCarryIn = !desc.carryIn.sizes.empty();
+  if (hasCarryIn && data.carryIn == nullptr) throw InvalidArgument("carryIn", "is a null pointer");
+  if (!hasCarryIn && data.carryIn != nullptr) {
+    throw InvalidArgument("carryIn", "is not null, but the descriptor has no carryIn");
+  }
+  bool hasTotals = !desc.totals.sizes.empty();
+  if (hasTotals && data.totals == nullptr) throw InvalidArgument("totals", "is a null pointer");
+  if (!hasTotals && data.totals != nullptr) {
+    throw InvalidArgument("totals", "is not null, but the descriptor has no totals");
   }
   bool inPlace = input == output;
   if (inPlace && hasIndices) {
@@ -117,20 +138,40 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
     // Strided indices: the bytes between them come back as given.
     std::memcpy(indexBuffer->mapped(), indices, indexBytes);
   }
+  std::unique_ptr<detail::DeviceBuffer> carryBuffer;
+  if (hasCarryIn) {
+    carryBuffer = std::make_unique<detail::DeviceBuffer>(impl, desc.carryIn.totalBytes());
+    uint64_t carryBytes = desc.carryIn.spanBytes();
+    std::memcpy(carryBuffer->mapped(), data.carryIn, carryBytes);
+    std::memset(static_cast<char*>(carryBuffer->mapped()) + carryBytes, 0,
+                carryBuffer->size() - carryBytes);
+  }
+  std::unique_ptr<detail::DeviceBuffer> totalsBuffer;
+  uint64_t totalsBytes = hasTotals ? desc.totals.spanBytes() : 0;
+  if (hasTotals) {
+    totalsBuffer = std::make_unique<detail::DeviceBuffer>(impl, desc.totals.totalBytes());
+    // Strided totals: the bytes between them come back as given.
+    std::memcpy(totalsBuffer->mapped(), data.totals, totalsBytes);
+  }
 
   auto submission = std::make_unique<detail::Submission>(impl);
   submission->begin();
   BufferBinding outBinding = inPlace ? in->binding() : out->binding();
-  detail::recordAll(op, submission->commandBuffer(), in->binding(), in->texelView(), outBinding,
-                    indexBuffer ? indexBuffer->binding() : BufferBinding{},
-                    scratch ? scratch->binding() : BufferBinding{});
+  Bindings bindings;
+  bindings.input = in->binding();
+  bindings.output = outBinding;
+  bindings.scratch = scratch ? scratch->binding() : BufferBinding{};
+  bindings.indices = indexBuffer ? indexBuffer->binding() : BufferBinding{};
+  bindings.carryIn = carryBuffer ? carryBuffer->binding() : BufferBinding{};
+  bindings.totals = totalsBuffer ? totalsBuffer->binding() : BufferBinding{};
+  detail::recordAll(op, submission->commandBuffer(), in->texelView(), bindings);
   detail::barrierComputeToHost(impl.vk, submission->commandBuffer());
   if (!submission->submitAndWait(impl, impl.timeoutNs)) {
     // The GPU may still read and write these objects: the Device keeps them
     // until the fence signals instead of destroying them now.
     auto work = std::make_unique<AbandonedRun>();
     work->submission = std::move(submission);
-    for (auto* buffer : {&in, &out, &scratch, &indexBuffer}) {
+    for (auto* buffer : {&in, &out, &scratch, &indexBuffer, &carryBuffer, &totalsBuffer}) {
       if (*buffer) work->buffers.push_back(std::move(*buffer));
     }
     {
@@ -142,6 +183,7 @@ void run(const Device& device, const ScanDesc& desc, const void* input, void* ou
   }
   std::memcpy(output, inPlace ? in->mapped() : out->mapped(), outBytes);
   if (hasIndices) std::memcpy(indices, indexBuffer->mapped(), indexBytes);
+  if (hasTotals) std::memcpy(data.totals, totalsBuffer->mapped(), totalsBytes);
 }
 
 }  // namespace vkscan

@@ -16,6 +16,10 @@ const char* roleName(BufferRole role) {
       return "scratch";
     case BufferRole::Indices:
       return "indices";
+    case BufferRole::CarryIn:
+      return "carryIn";
+    case BufferRole::Totals:
+      return "totals";
     case BufferRole::None:
       break;
   }

@@ -74,6 +74,8 @@ Operator Device::createOperator(const ScanDesc& desc) const {
   checkSpanWithoutInt64(desc.input, "input", caps);
   checkSpanWithoutInt64(desc.output, "output", caps);
   if (!desc.indices.sizes.empty()) checkSpanWithoutInt64(desc.indices, "indices", caps);
+  if (!desc.carryIn.sizes.empty()) checkSpanWithoutInt64(desc.carryIn, "carryIn", caps);
+  if (!desc.totals.sizes.empty()) checkSpanWithoutInt64(desc.totals, "totals", caps);
   auto op = std::make_shared<Operator::Impl>();
   op->device = impl_;
   op->desc = desc;
@@ -115,10 +117,41 @@ uint32_t Operator::dispatchCount() const noexcept {
 
 namespace {
 
+// carryIn or totals: bound exactly where the descriptor has the tensor (and
+// the plan is not empty), overlapping none of the other bindings.
+uint64_t checkLineBinding(const BufferBinding& binding, const TensorDesc& tensor, const char* name,
+                          const Bindings& all, const char* self) {
+  std::string field = std::string("bindings.") + name;
+  if (tensor.sizes.empty()) {
+    if (binding.buffer != VK_NULL_HANDLE) {
+      throw InvalidArgument(field + ".buffer",
+                            std::string("is not null, but the descriptor has no ") + name);
+    }
+    return 0;
+  }
+  uint64_t bytes = tensor.totalBytes();
+  checkBinding(binding, bytes, name);
+  const BufferBinding* others[] = {&all.input, &all.output, &all.indices, &all.carryIn,
+                                   &all.totals};
+  for (const BufferBinding* other : others) {
+    if (other == &binding || other->buffer == VK_NULL_HANDLE) continue;
+    // Sizes of the other bindings are checked as large as their tensors;
+    // their bound size bounds what they may touch.
+    if (overlaps(binding, bytes, *other, other->size)) {
+      throw InvalidArgument(field, std::string("overlaps another binding (") + self +
+                                       " may not share memory with input, output, indices, "
+                                       "carryIn or totals)");
+    }
+  }
+  return bytes;
+}
+
 void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
-                    const BufferBinding& input, VkBufferView inputTexelView,
-                    const BufferBinding& output, const BufferBinding& indices,
-                    const BufferBinding& scratch) {
+                    VkBufferView inputTexelView, const Bindings& all) {
+  const BufferBinding& input = all.input;
+  const BufferBinding& output = all.output;
+  const BufferBinding& indices = all.indices;
+  const BufferBinding& scratch = all.scratch;
   if (commandBuffer == VK_NULL_HANDLE) throw InvalidArgument("commandBuffer", "is null");
   if (op.plan.dispatches.empty()) return;
   uint64_t inBytes = op.desc.input.totalBytes();
@@ -158,12 +191,17 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
     throw InvalidArgument("bindings.indices.buffer",
                           "is not null, but the descriptor has no indices");
   }
+  uint64_t carryBytes = checkLineBinding(all.carryIn, op.desc.carryIn, "carryIn", all, "carryIn");
+  uint64_t totalsBytes = checkLineBinding(all.totals, op.desc.totals, "totals", all, "totals");
   if (op.plan.scratchBytes > 0) {
     checkBinding(scratch, op.plan.scratchBytes, "scratch");
     if (overlaps(scratch, op.plan.scratchBytes, input, inBytes) ||
         overlaps(scratch, op.plan.scratchBytes, output, outBytes) ||
-        (indexBytes > 0 && overlaps(scratch, op.plan.scratchBytes, indices, indexBytes))) {
-      throw InvalidArgument("bindings.scratch", "overlaps the input, output or indices binding");
+        (indexBytes > 0 && overlaps(scratch, op.plan.scratchBytes, indices, indexBytes)) ||
+        (carryBytes > 0 && overlaps(scratch, op.plan.scratchBytes, all.carryIn, carryBytes)) ||
+        (totalsBytes > 0 && overlaps(scratch, op.plan.scratchBytes, all.totals, totalsBytes))) {
+      throw InvalidArgument("bindings.scratch",
+                            "overlaps the input, output, indices, carryIn or totals binding");
     }
   }
   const Device::Impl& device = *op.device;
@@ -172,6 +210,8 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
   bindings.output = {addressOf(device, output), output, outBytes};
   bindings.scratch = {addressOf(device, scratch), scratch, op.plan.scratchBytes};
   if (indexBytes > 0) bindings.indices = {addressOf(device, indices), indices, indexBytes};
+  if (carryBytes > 0) bindings.carryIn = {addressOf(device, all.carryIn), all.carryIn, carryBytes};
+  if (totalsBytes > 0) bindings.totals = {addressOf(device, all.totals), all.totals, totalsBytes};
   bindings.storageBufferAlignment =
       std::max<uint64_t>(device.capabilities.minStorageBufferOffsetAlignment, 1);
   const std::vector<VkPipeline>* pipelines = &op.pipelines;
@@ -196,31 +236,33 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
 
 namespace detail {
 
-void recordAll(const Operator& op, VkCommandBuffer commandBuffer, const BufferBinding& input,
-               VkBufferView inputTexelView, const BufferBinding& output,
-               const BufferBinding& indices, const BufferBinding& scratch) {
-  recordOperator(Device::Access::impl(op), commandBuffer, input, inputTexelView, output, indices,
-                 scratch);
+void recordAll(const Operator& op, VkCommandBuffer commandBuffer, VkBufferView inputTexelView,
+               const Bindings& bindings) {
+  recordOperator(Device::Access::impl(op), commandBuffer, inputTexelView, bindings);
 }
 
 }  // namespace detail
 
 void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
                       const BufferBinding& output, const BufferBinding& scratch) const {
-  recordOperator(*impl_, commandBuffer, input, VK_NULL_HANDLE, output, {}, scratch);
+  record(commandBuffer, Bindings{input, output, scratch, {}, {}, {}});
 }
 
 void Operator::record(VkCommandBuffer commandBuffer, const BufferBinding& input,
                       const BufferBinding& output, const BufferBinding& indices,
                       const BufferBinding& scratch) const {
-  recordOperator(*impl_, commandBuffer, input, VK_NULL_HANDLE, output, indices, scratch);
+  record(commandBuffer, Bindings{input, output, scratch, indices, {}, {}});
+}
+
+void Operator::record(VkCommandBuffer commandBuffer, const Bindings& bindings) const {
+  recordOperator(*impl_, commandBuffer, VK_NULL_HANDLE, bindings);
 }
 
 void recordWithInputTexels(const Operator& op, VkCommandBuffer commandBuffer,
                            const BufferBinding& input, VkBufferView inputTexelView,
                            const BufferBinding& output, const BufferBinding& scratch) {
-  recordOperator(Device::Access::impl(op), commandBuffer, input, inputTexelView, output, {},
-                 scratch);
+  recordOperator(Device::Access::impl(op), commandBuffer, inputTexelView,
+                 Bindings{input, output, scratch, {}, {}, {}});
 }
 
 std::string Operator::describe() const {

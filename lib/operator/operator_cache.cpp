@@ -33,13 +33,16 @@ size_t OperatorCache::DescHash::operator()(const ScanDesc* desc) const noexcept 
   hash = mix(hash, desc->exclusive ? 1u : 0u);
   hash = mix(hash, static_cast<uint64_t>(desc->operation));
   hash = mixTensor(hash, desc->indices);
+  hash = mixTensor(hash, desc->carryIn);
+  hash = mixTensor(hash, desc->totals);
   return static_cast<size_t>(hash);
 }
 
 bool OperatorCache::DescEqual::operator()(const ScanDesc* a, const ScanDesc* b) const noexcept {
   return sameTensor(a->input, b->input) && sameTensor(a->output, b->output) && a->axis == b->axis &&
          a->axisDirection == b->axisDirection && a->exclusive == b->exclusive &&
-         a->operation == b->operation && sameTensor(a->indices, b->indices);
+         a->operation == b->operation && sameTensor(a->indices, b->indices) &&
+         sameTensor(a->carryIn, b->carryIn) && sameTensor(a->totals, b->totals);
 }
 
 OperatorCache::OperatorCache(size_t capacity) : capacity_(capacity) {}

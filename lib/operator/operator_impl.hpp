@@ -15,9 +15,8 @@ std::string describeDispatch(const Dispatch& dispatch);
 
 // What run() records: every binding, the input's texel view (or null) and
 // the indices' (empty without indices) included.
-void recordAll(const Operator& op, VkCommandBuffer commandBuffer, const BufferBinding& input,
-               VkBufferView inputTexelView, const BufferBinding& output,
-               const BufferBinding& indices, const BufferBinding& scratch);
+void recordAll(const Operator& op, VkCommandBuffer commandBuffer, VkBufferView inputTexelView,
+               const vkscan::Bindings& bindings);
 }  // namespace detail
 
 struct VKSCAN_HIDDEN Operator::Impl {

@@ -92,7 +92,9 @@ static_assert(static_cast<uint32_t>(ScanOperation::Sum) == VKSCAN_OPERATION_SUM 
                   static_cast<uint32_t>(ScanOperation::LogSumExp) == VKSCAN_OPERATION_LOG_SUM_EXP,
               "the kernels number operations as ScanOperation does");
 
-enum class BufferRole : uint8_t { None, Input, Output, Scratch, Indices };
+// CarryIn and Totals: ScanDesc::carryIn and totals, which only the copies
+// between them and scratch touch (Planner::planCarried()).
+enum class BufferRole : uint8_t { None, Input, Output, Scratch, Indices, CarryIn, Totals };
 
 // Everything that selects a pipeline. Two dispatches with equal keys share
 // one VkPipeline; rank, axis and direction are normalised away before this.

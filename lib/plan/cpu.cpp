@@ -273,7 +273,12 @@ class CpuPlanner final : public Planner {
 
 void planCpuPiece(const Problem& piece, const PlanLimits& limits, const Tuning& tuning,
                   Plan& plan) {
-  CpuPlanner(limits, tuning, plan).planPiece(piece, Bindings{});
+  CpuPlanner planner(limits, tuning, plan);
+  if (piece.carryIn || piece.totals) {
+    planner.planCarried(piece);
+  } else {
+    planner.planPiece(piece, Bindings{});
+  }
 }
 
 }  // namespace vkscan::detail

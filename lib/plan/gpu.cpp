@@ -143,7 +143,12 @@ class GpuPlanner final : public Planner {
 
 void planGpuPiece(const Problem& piece, const PlanLimits& limits, const Tuning& tuning,
                   Plan& plan) {
-  GpuPlanner(limits, tuning, plan).planPiece(piece, Bindings{});
+  GpuPlanner planner(limits, tuning, plan);
+  if (piece.carryIn || piece.totals) {
+    planner.planCarried(piece);
+  } else {
+    planner.planPiece(piece, Bindings{});
+  }
 }
 
 }  // namespace vkscan::detail

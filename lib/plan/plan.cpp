@@ -29,8 +29,8 @@ bool fitsStorageBuffers(const Problem& problem, uint64_t scratchBytes, const Pla
   uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
   uint64_t lead = alignment > kBindingAlignment ? alignment - kBindingAlignment : 0;
   if (lead > range) return false;
-  for (uint64_t bytes :
-       {problem.inputBytes, problem.outputBytes, problem.indicesBytes, scratchBytes}) {
+  for (uint64_t bytes : {problem.inputBytes, problem.outputBytes, problem.indicesBytes,
+                         problem.carryBytes, problem.totalsBytes, scratchBytes}) {
     if (bytes > range - lead) return false;
   }
   return true;
@@ -73,6 +73,8 @@ void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
     for (uint64_t i = 0; i < outer.size; ++i) {
       piece.inBase = whole.inBase + static_cast<int64_t>(i) * outer.inStride;
       piece.outBase = whole.outBase + static_cast<int64_t>(i) * outer.outStride;
+      piece.carryBase = whole.carryBase + static_cast<int64_t>(i) * outer.carryStride;
+      piece.totalsBase = whole.totalsBase + static_cast<int64_t>(i) * outer.totalsStride;
       splitIntoPieces(piece, pieces);
     }
   };
@@ -97,6 +99,8 @@ void splitIntoPieces(const Problem& p, std::vector<Problem>& pieces) {
     piece.lines.back().size = std::min(range, outer.size - start);
     piece.inBase = p.inBase + static_cast<int64_t>(start) * outer.inStride;
     piece.outBase = p.outBase + static_cast<int64_t>(start) * outer.outStride;
+    piece.carryBase = p.carryBase + static_cast<int64_t>(start) * outer.carryStride;
+    piece.totalsBase = p.totalsBase + static_cast<int64_t>(start) * outer.totalsStride;
     addPiece(piece, pieces);
   }
 }

@@ -237,7 +237,8 @@ uint32_t Planner::subgroupWorkgroup() const {
   return std::max<uint32_t>(1, std::min(tuning_.chunkWorkgroupSize, limits_.subgroupSize));
 }
 
-void Planner::walkChunks(const Problem& p, const Bindings& b, const ChunkWalk& walk) {
+void Planner::walkChunks(const Problem& p, const Bindings& b, const ChunkWalk& walk,
+                         const LineCarries* carries) {
   uint64_t lines = p.lineCount();
   uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels));
   uint64_t groups = ceilDiv(lines / walk.lanes * chunks, walk.workgroupSize);
@@ -270,7 +271,17 @@ void Planner::walkChunks(const Problem& p, const Bindings& b, const ChunkWalk& w
   Dispatch scan = chunkDispatch(Stage::ChunkScan, Stage::ChunkScanInterleaved, b.out, b.outOffset);
   scan.pipeline.nodeBarrier = walk.nodeBarrier;
   if (chunks == 1) {
+    if (carries != nullptr && carries->totals) {
+      // Before the scan, which may overwrite the input in place.
+      Dispatch reduce =
+          chunkDispatch(Stage::ChunkReduce, Stage::ChunkReduceInterleaved, BufferRole::None, 0);
+      setAux(reduce, carries->totalsOffset);
+      emit(reduce, groups);
+    }
+    if (carries != nullptr && carries->carryIn) setAux(scan, carries->carryOffset);
     emit(scan, groups);
+    // The carry-in is the whole line's chunk carry: chunked compiles its load in.
+    if (scan.hasAux) plan_.dispatches.back().pipeline.chunked = true;
     return;
   }
   uint64_t auxBytes =
@@ -282,12 +293,89 @@ void Planner::walkChunks(const Problem& p, const Bindings& b, const ChunkWalk& w
   setAux(reduce, b.scratchBase);
   emit(reduce, groups);
 
-  Problem carries = carryProblem(p, chunks, static_cast<int64_t>(lines), {lines, 1, 1});
-  planPiece(carries, {BufferRole::Scratch, b.scratchBase, BufferRole::Scratch, b.scratchBase,
-                      b.scratchBase + auxBytes});
+  Problem carryScan = carryProblem(p, chunks, static_cast<int64_t>(lines), {lines, 1, 1});
+  Bindings carryBindings{BufferRole::Scratch, b.scratchBase, BufferRole::Scratch, b.scratchBase,
+                         b.scratchBase + auxBytes};
+  if (carries != nullptr) {
+    walkCarried(carryScan, carryBindings, *carries);
+  } else {
+    planPiece(carryScan, carryBindings);
+  }
 
   setAux(scan, b.scratchBase);
   emit(scan, groups);
+}
+
+void Planner::walkCarried(const Problem& p, const Bindings& b, const LineCarries& carries) {
+  ChunkWalk walk;
+  walk.interleaved = linesInterleavable(p, b.inOffset, b.outOffset);
+  walk.lanes = walk.interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
+  uint64_t invocationsPerChunk = p.lineCount() / walk.lanes;
+  // Whole lines up to level 4, where the reduce pass's total is the line's
+  // top node (kernels/chunk.glsl reduceChunk()); as the GPU planner's chunk
+  // walks otherwise.
+  bool wholeLines =
+      p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels)) &&
+      (invocationsPerChunk >= tuning_.wholeLineInvocations || p.axisLen <= (uint64_t{1} << 12));
+  if (wholeLines) {
+    walk.levels = levelsFor(p.axisLen);
+  } else {
+    walk.levels = 3;
+    while (walk.levels > 1 &&
+           invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels)) <
+               tuning_.chunkTargetInvocations) {
+      --walk.levels;
+    }
+  }
+  uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels));
+  walk.workgroupSize = chunkWorkgroup(invocationsPerChunk * chunks, !walk.interleaved);
+  walkChunks(p, b, walk, &carries);
+}
+
+namespace {
+
+// A copy of each line's value between its tensor (carryIn or totals) and
+// scratch in line order: a scan of one element in the unsigned type of the
+// carry's size, which moves the bits unchanged.
+Problem lineCopy(const Problem& p, bool gather) {
+  Problem copy;
+  copy.type = dataTypeSize(accumulationType(p.type)) == 8 ? DataType::UInt64 : DataType::UInt32;
+  copy.operation = ScanOperation::Sum;
+  copy.axisLen = 1;
+  copy.inBase = gather ? p.carryBase : 0;
+  copy.outBase = gather ? 0 : p.totalsBase;
+  int64_t packed = 1;
+  for (const LineDim& dim : p.lines) {
+    copy.lines.push_back(
+        {dim.size, gather ? dim.carryStride : packed, gather ? packed : dim.totalsStride, 0, 0});
+    packed *= static_cast<int64_t>(dim.size);
+  }
+  copy.inputBytes = gather ? p.carryBytes : static_cast<uint64_t>(packed) * dataTypeSize(copy.type);
+  copy.outputBytes =
+      gather ? static_cast<uint64_t>(packed) * dataTypeSize(copy.type) : p.totalsBytes;
+  return copy;
+}
+
+}  // namespace
+
+void Planner::planCarried(const Problem& p) {
+  uint64_t region =
+      alignUp(p.lineCount() * dataTypeSize(accumulationType(p.type)), kScratchAlignment);
+  LineCarries carries;
+  carries.carryIn = p.carryIn;
+  carries.carryOffset = 0;
+  carries.totals = p.totals;
+  carries.totalsOffset = p.carryIn ? region : 0;
+  uint64_t base = carries.totalsOffset + (p.totals ? region : 0);
+  reserveScratch(base);
+  if (p.carryIn) {
+    planPiece(lineCopy(p, true), {BufferRole::CarryIn, 0, BufferRole::Scratch, 0, base});
+  }
+  walkCarried(p, {BufferRole::Input, 0, BufferRole::Output, 0, base}, carries);
+  if (p.totals) {
+    planPiece(lineCopy(p, false),
+              {BufferRole::Scratch, carries.totalsOffset, BufferRole::Totals, 0, base});
+  }
 }
 
 }  // namespace vkscan::detail

@@ -85,6 +85,16 @@ struct ChunkWalk {
   bool nodeBarrier = false;
 };
 
+// Each line's carry-in and total in scratch, one accumulator a line in the
+// piece's line order (LineDim order, lineSize[0] fastest), which is the
+// order of the chunk walks' aux values and of their carry problems' lines.
+struct LineCarries {
+  bool carryIn = false;
+  uint64_t carryOffset = 0;
+  bool totals = false;
+  uint64_t totalsOffset = 0;
+};
+
 class Planner {
  public:
   Planner(const PlanLimits& limits, const Tuning& tuning, Plan& plan)
@@ -94,6 +104,12 @@ class Planner {
   // Plans one piece: at most three line dimensions and a line count that fits
   // the kernels' 32-bit line index.
   virtual void planPiece(const Problem& p, const Bindings& b) = 0;
+
+  // Plans a piece with a carry-in or totals (Problem::carryIn, totals): the
+  // carries copied into scratch in line order, a chunk walk that takes them
+  // at its root (walkCarried()), the totals copied out. The copies are scans
+  // of one element in UINT32 or UINT64, so the bits move unchanged.
+  void planCarried(const Problem& p);
 
  protected:
   Dispatch makeDispatch(Stage stage, const Problem& p, BufferRole in, uint64_t inOffset,
@@ -112,8 +128,16 @@ class Planner {
   uint32_t subgroupWorkgroup() const;
 
   // Emits the walk's scan, or, where a line holds several chunks, its reduce
-  // pass, the carries (planned as a piece of their own) and the scan.
-  void walkChunks(const Problem& p, const Bindings& b, const ChunkWalk& walk);
+  // pass, the carries (planned as a piece of their own) and the scan. With
+  // `carries`: whole lines take the carry-in as their chunk's carry, and a
+  // reduce of the line gives its total; lines of several chunks hand both to
+  // their carry problem, whose root and total are the line's.
+  void walkChunks(const Problem& p, const Bindings& b, const ChunkWalk& walk,
+                  const LineCarries* carries = nullptr);
+
+  // The chunk walk of a piece with carries, whatever the layout: the chunk
+  // kernels are the ones that take a carry at a line's root.
+  void walkCarried(const Problem& p, const Bindings& b, const LineCarries& carries);
 
   const PlanLimits& limits_;
   const Tuning& tuning_;

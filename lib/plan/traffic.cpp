@@ -30,11 +30,11 @@ bool isReduce(Stage stage) {
 }  // namespace
 
 uint64_t DispatchTraffic::bytesRead() const noexcept {
-  return read[1] + read[2] + read[3] + read[4];
+  return read[1] + read[2] + read[3] + read[4] + read[5] + read[6];
 }
 
 uint64_t DispatchTraffic::bytesWritten() const noexcept {
-  return written[1] + written[2] + written[3] + written[4];
+  return written[1] + written[2] + written[3] + written[4] + written[5] + written[6];
 }
 
 DispatchTraffic dispatchTraffic(const Dispatch& d) {
@@ -83,9 +83,9 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
   } else {
     t.read[index(d.in)] += elements;
     t.written[index(d.out)] += elements;
-    // Chunk kernels load carries only where lines hold several chunks
-    // (PipelineKey::chunked).
-    bool loadsCarries = d.hasAux && chunked;
+    // Chunk kernels load carries only where lines hold several chunks, or
+    // where a line's carry-in comes in (PipelineKey::chunked).
+    bool loadsCarries = d.hasAux && (chunked || d.pipeline.chunked);
     if (loadsCarries) t.read[index(BufferRole::Scratch)] += carries;
   }
   t.fillBytes = d.clearBytes;

@@ -12,8 +12,8 @@ namespace vkscan::detail {
 
 struct DispatchTraffic {
   // Indexed by BufferRole (None stays 0). A carry pass's roles are Scratch.
-  uint64_t read[5] = {0, 0, 0, 0, 0};
-  uint64_t written[5] = {0, 0, 0, 0, 0};  // fillBytes included in Scratch
+  uint64_t read[7] = {0, 0, 0, 0, 0, 0, 0};
+  uint64_t written[7] = {0, 0, 0, 0, 0, 0, 0};  // fillBytes included in Scratch
   uint64_t fillBytes = 0;
 
   uint64_t bytesRead() const noexcept;
