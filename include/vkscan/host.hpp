@@ -112,6 +112,47 @@ VKSCAN_API void run(const Device& device, const ScanDesc& desc, const RunData& d
 VKSCAN_API void run(const Device& device, const CumulativeSummationDesc& desc, const void* input,
                     void* output);
 
+// The carries of a scan done in chunks along the axis, for lines longer than
+// memory or a binding allows (the CLI streams files with it). Scan each line
+// as consecutive chunks of exactly `chunkLength` = 16^k elements in
+// traversal order (the last chunk may be shorter), each with
+// ScanDesc::carryIn bound to carries() and ScanDesc::totals written, and
+// pass the totals to push() before the next chunk: the outputs are the bits
+// of one scan of the whole lines, because a chunk is a whole subtree of the
+// canonical order and its carry is composed from the earlier chunks' totals
+// by the same tree, on the host (bit for bit as the kernels combine). The
+// first chunk may leave carryIn unbound instead: the same bits, except an
+// exclusive sum's first output, +0.0 without a carry (DML) and -0.0 (the
+// identity) with one.
+class VKSCAN_API ChunkCarries {
+ public:
+  // `lines` lines of `operation` whose output type is `outputType`. Throws
+  // InvalidArgument for an operation outside ScanOperation ("operation") or a
+  // chunkLength that is not a power of 16 ("chunkLength").
+  ChunkCarries(ScanOperation operation, DataType outputType, uint64_t lines, uint64_t chunkLength);
+  ~ChunkCarries();
+  ChunkCarries(ChunkCarries&&) noexcept;
+  ChunkCarries& operator=(ChunkCarries&&) noexcept;
+
+  DataType type() const noexcept;  // carryType(outputType)
+  uint64_t lines() const noexcept;
+  // The next chunk's carries, one value of type() per line, packed in line
+  // order (the order of ScanDesc::carryIn's elements); the identity before
+  // the first push().
+  const void* carries() const noexcept;
+  uint64_t carryBytes() const noexcept;  // lines() * dataTypeSize(type())
+  // The totals (carryBytes() bytes, as ScanDesc::totals wrote them) of the
+  // chunk just scanned with carries(), `length` elements long along the axis:
+  // chunkLength, or less for the last chunk. Throws InvalidArgument for a
+  // null `totals`, a length of 0 or past chunkLength ("length"), and for any
+  // chunk after a shorter one.
+  void push(const void* totals, uint64_t length);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // What a device can do, as vkscan sees it: the physical device's properties
 // and limits, and the optional features vkscan uses (those the device has
 // and, on a wrapped device, the engine enabled).
