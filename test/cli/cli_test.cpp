@@ -140,7 +140,8 @@ struct ScanRun {
   std::string axisArgument;  // as typed; empty for the default
   bool inPlace = false;
   int major = 1;
-  bool indices = false;  // --indices: check them too
+  bool indices = false;     // --indices: check them too
+  std::string memory = "";  // --memory, if set
 };
 
 // Runs `vkscan <c.command>` on random data of case `c` and checks the output
@@ -156,6 +157,7 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
   CAPTURE(c.reverse);
   CAPTURE(run.inPlace);
   CAPTURE(run.indices);
+  CAPTURE(run.memory);
   static std::mt19937_64 rng(20261122);
   TempDir dir;
   const std::string data = randomData(c.command, c.type, elementCount(c.shape), rng);
@@ -175,6 +177,10 @@ void checkScan(const ScanCase& c, const ScanRun& run = {}) {
   if (run.indices) {
     args.push_back("--indices");
     args.push_back(dir / "indices.npy");
+  }
+  if (!run.memory.empty()) {
+    args.push_back("--memory");
+    args.push_back(run.memory);
   }
   const Result result = runTool(args);
   CHECK(result.err == "");
@@ -902,6 +908,80 @@ TEST_CASE("cumsum --input-dtype bfloat16: refused on other data, and 2-byte data
                "--input-dtype 'float16' is not bfloat16");
   checkFailure(dir, {"cumsum", dir / "u2.npy", dir / "out.npy", "--input-dtype"}, 2,
                "--input-dtype needs a type");
+}
+
+// --memory below the array's needs streams it through the device in chunks
+// (16^k rows along the axis chained by their carries, or whole blocks of
+// lines), with the reference's bits: C and Fortran order, both directions,
+// exclusive, a widening --dtype, and each operation.
+TEST_CASE("streaming: arrays larger than --memory give the in-memory bits") {
+  using npy::DType;
+  struct Streamed {
+    ScanCase c;
+    const char* memory;
+  };
+  auto withCommand = [](ScanCase c, const char* command) {
+    c.command = command;
+    return c;
+  };
+  const Streamed cases[] = {
+      // 1-D: chunks of 4096, the last shorter; forwards, backwards, exclusive.
+      {scanCase(DType::Float32, {70001}, false, 0), "64K"},
+      {scanCase(DType::Float32, {70001}, false, 0, true, true), "64K"},
+      {scanCase(DType::Float16, {5000}, false, 0, true), "1K"},
+      {scanCase(DType::Int64, {40000}, false, 0, false, true), "100K"},
+      // Rows of 700 along axis 0 (chunks of 16 rows); Fortran order's rows.
+      {scanCase(DType::Float32, {300, 700}, false, 0, false, true), "200K"},
+      {scanCase(DType::Float64, {30, 3000}, true, 1, true), "200K"},
+      // Blocks of whole lines (axis 1 of [3, 20000] fits one at a time).
+      {scanCase(DType::UInt32, {3, 20000}, false, 1), "200K"},
+      // A block per line too long: chunks within each block.
+      {scanCase(DType::Int32, {4, 9000, 3}, false, 1, true), "100K"},
+      {withCommand(scanCase(DType::Float32, {20000}, false, 0), "cumprod"), "64K"},
+      {withCommand(scanCase(DType::Float32, {3, 20000}, true, 1, false, true), "cummax"), "64K"},
+      {withCommand(scanCase(DType::Int64, {20000, 2}, false, 0), "cummin"), "64K"},
+  };
+  for (const Streamed& s : cases) {
+    ScanRun run;
+    run.memory = s.memory;
+    checkScan(s.c, run);
+  }
+}
+
+TEST_CASE("streaming: a widening --dtype streams exactly, and refusals name --memory") {
+  TempDir dir;
+  const uint64_t length = 50000;
+  std::string ints(length * 4, '\0');
+  for (uint64_t i = 0; i < length; ++i) {
+    const int32_t value = (1 << 30) + int32_t(i % 7);
+    std::memcpy(&ints[i * 4], &value, 4);
+  }
+  writeFile(dir / "i4.npy", npyFile(npyDict("<i4", false, "(50000,)"), ints));
+  Result result =
+      runTool({"cumsum", dir / "i4.npy", dir / "i8.npy", "--dtype", "int64", "--memory", "100K"});
+  CHECK(result.err == "");
+  REQUIRE(result.code == 0);
+  const std::string output = readFile(dir / "i8.npy");
+  std::string expected(length * 8, '\0');
+  int64_t sum = 0;
+  for (uint64_t i = 0; i < length; ++i) {
+    sum += (1 << 30) + int64_t(i % 7);
+    std::memcpy(&expected[i * 8], &sum, 8);
+  }
+  CHECK(output.substr(size_t(npy::dataOffset(output))) == expected);
+
+  // One row of 100000 elements inside the axis needs 1.6 MB.
+  writeFile(dir / "rows.npy",
+            npyFile(npyDict("<f4", false, "(2, 100000)"), std::string(800000, '\0')));
+  checkFailure(dir, {"cumsum", dir / "rows.npy", dir / "out.npy", "--memory", "1M"}, 2,
+               "raise --memory");
+  checkFailure(
+      dir,
+      {"cummax", dir / "i4.npy", dir / "out.npy", "--memory", "1K", "--indices", dir / "idx.npy"},
+      2, "indices do not stream");
+  for (const char* bad : {"0", "-5", "12X", "K", "2P"}) {
+    checkFailure(dir, {"cumsum", dir / "i4.npy", dir / "out.npy", "--memory", bad}, 2, "--memory");
+  }
 }
 
 // --dtype widens: the sums are computed in the output's type, so an INT32

@@ -35,6 +35,11 @@ class NpyReader {
   // std::system_error if a read fails.
   void readData(void* destination, const std::function<void(uint64_t)>& progress);
 
+  // The open file and where its data starts, to map it instead of reading
+  // it (streaming).
+  int fd() const noexcept { return fd_; }
+  uint64_t dataStart() const noexcept { return dataOffset_; }
+
  private:
   // Reads up to `size` bytes, fewer only at end of file.
   size_t readFully(void* destination, size_t size);

@@ -113,6 +113,20 @@ void OutputFile::discard() noexcept {
   }
 }
 
+void OutputFile::writeAt(uint64_t offset, const void* data, size_t size) {
+  const auto* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::pwrite(fd_, bytes, size, off_t(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throwErrno("write failed");
+    }
+    bytes += n;
+    offset += uint64_t(n);
+    size -= size_t(n);
+  }
+}
+
 void OutputFile::write(const void* data, size_t size) {
   const auto* bytes = static_cast<const char*>(data);
   while (size > 0) {

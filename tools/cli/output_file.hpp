@@ -24,6 +24,10 @@ class OutputFile {
 
   // Throws std::system_error (e.g. ENOSPC).
   void write(const void* data, size_t size);
+  // Writes at `offset` from the file's start, leaving write()'s position
+  // alone (a stream that computes the end of the file first). Throws
+  // std::system_error.
+  void writeAt(uint64_t offset, const void* data, size_t size);
 
   // Syncs the data, renames the temporary file over the destination and
   // syncs the directory. Throws std::system_error.

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <filesystem>
 #include <limits>
@@ -18,6 +19,7 @@
 #include "npy_reader.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "stream.hpp"
 
 namespace vkscan::cli {
 
@@ -135,9 +137,10 @@ struct ScanArgs {
   bool exclusive = false;
   bool reverse = false;
   bool inPlace = false;
-  bool bfloat16 = false;  // --input-dtype bfloat16
-  std::string dtype;      // --dtype: the output's type, if not the input's
-  std::string indices;    // --indices: where to write them; empty for none
+  bool bfloat16 = false;                // --input-dtype bfloat16
+  std::string dtype;                    // --dtype: the output's type, if not the input's
+  std::string indices;                  // --indices: where to write them; empty for none
+  uint64_t memory = uint64_t{1} << 30;  // --memory: past it, stream
 };
 
 bool parseInputDType(const std::string& text) {
@@ -145,6 +148,26 @@ bool parseInputDType(const std::string& text) {
   throw Failure(kExitUsage, "--input-dtype '" + text +
                                 "' is not bfloat16, the one type read from 2-byte data (every "
                                 "other type is IN.npy's own dtype)");
+}
+
+// Bytes, with an optional binary suffix: 1048576, 1024K, 512M, 2G.
+uint64_t parseMemory(const std::string& text) {
+  std::string digits = text;
+  uint64_t unit = 1;
+  if (!digits.empty()) {
+    const char suffix = char(std::toupper(static_cast<unsigned char>(digits.back())));
+    const std::string units = "KMGT";
+    const size_t power = units.find(suffix);
+    if (power != std::string::npos) {
+      unit = uint64_t{1} << (10 * (power + 1));
+      digits.pop_back();
+    }
+  }
+  const long long value = parseInteger("--memory", digits);
+  if (value <= 0 || uint64_t(value) > (uint64_t{1} << 50) / unit) {
+    throw Failure(kExitUsage, "--memory '" + text + "' is not a size from 1 byte to 1P");
+  }
+  return uint64_t(value) * unit;
 }
 
 ScanArgs parseArgs(const ScanWords& words, const std::vector<std::string>& args) {
@@ -178,6 +201,11 @@ ScanArgs parseArgs(const ScanWords& words, const std::vector<std::string>& args)
       parsed.dtype = args[++i];
     } else if (arg.rfind("--dtype=", 0) == 0) {
       parsed.dtype = arg.substr(8);
+    } else if (arg == "--memory") {
+      if (i + 1 == args.size()) throw Failure(kExitUsage, "--memory needs a size, e.g. 512M");
+      parsed.memory = parseMemory(args[++i]);
+    } else if (arg.rfind("--memory=", 0) == 0) {
+      parsed.memory = parseMemory(arg.substr(9));
     } else if (arg == "--indices" || arg.rfind("--indices=", 0) == 0) {
       if (words.indices == nullptr) {
         throw Failure(kExitUsage, std::string(words.command) +
@@ -415,7 +443,8 @@ std::string scanHelp(ScanOperation operation) {
   return std::string("usage: vkscan ") + words.command +
          " IN.npy OUT.npy [--axis N] [--exclusive] [--reverse] [--in-place]\n" +
          std::string(14 + std::string(words.command).size(), ' ') +
-         "[--input-dtype bfloat16] [--dtype T]" + (words.indices ? " [--indices FILE.npy]" : "") +
+         "[--input-dtype bfloat16] [--dtype T] [--memory SIZE]" +
+         (words.indices ? " [--indices FILE.npy]" : "") +
          "\n"
          "\n"
          "Writes to OUT.npy the cumulative " +
@@ -438,6 +467,12 @@ std::string scanHelp(ScanOperation operation) {
          "  --dtype T     OUT.npy's dtype, computed in it: the input's, or wider without\n"
          "                loss (int32 to int64, uint32 to uint64, float16 and bfloat16\n"
          "                to float32, float32 to float64), as numpy's dtype=\n" +
+         "  --memory SIZE host and device memory to stay near (default 1G; K, M, G\n"
+         "                suffixes): a larger array streams, memory-mapped, through\n"
+         "                the device in chunks, with the same bits. Every layout\n"
+         "                streams whose rows along the axis (the elements inside the\n"
+         "                axis in memory order) fit SIZE one at a time; not with\n"
+         "                --indices; --in-place has no effect then\n" +
          (words.indices ? words.indices : "") +
          "\n"
          "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
@@ -514,6 +549,32 @@ int scanCommand(ScanOperation operation, const std::vector<std::string>& args,
       throw Failure(kExitUsage, parsed.input + ": " + dataTypeName(type) + " is not supported by " +
                                     capabilities(device).deviceName);
     }
+  }
+
+  if (inMemoryBytes(desc) > parsed.memory) {
+    if (hasIndices) {
+      throw Failure(kExitUsage, "--indices: " + parsed.input + " needs " +
+                                    std::to_string(inMemoryBytes(desc)) +
+                                    " bytes in memory, more than --memory, and indices do not "
+                                    "stream; raise --memory");
+    }
+    const npy::DType outputDType =
+        desc.output.dataType == desc.input.dataType ? header.dtype : npyType(desc.output.dataType);
+    npy::Header written = header;
+    written.dtype = outputDType;
+    try {
+      onFile(parsed.output, [&] {
+        streamScan(device, desc, *reader, *output, npy::formatHeader(written), parsed.memory,
+                   progress);
+      });
+    } catch (const InvalidArgument& e) {
+      throw Failure(kExitUsage, parsed.input + ": " + e.what());
+    } catch (const Unsupported& e) {
+      throw Failure(kExitUsage, parsed.input + ": " + e.what());
+    }
+    checkValidation(device, global);
+    onFile(parsed.output, [&] { output->commit(); });
+    return kExitSuccess;
   }
 
   // totalBytes() rounds up to 4 bytes, which an odd count of 2-byte elements
