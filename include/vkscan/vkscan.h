@@ -202,6 +202,16 @@ typedef struct vkscan_scan_desc {
    * indices: PyTorch's cummax/cummin indices, the output's element strides,
    * not exclusive, not in place). */
   const vkscan_tensor_desc* indices;
+  /* NULL, or each line's carry-in (vkscan::ScanDesc::carryIn: data type
+   * vkscan's carry type of the output's, FLOAT32 for FLOAT16, BFLOAT16 and
+   * FLOAT32, else the output's own; the output's sizes with 1 at axis),
+   * which enters the canonical order at the line's root. */
+  const vkscan_tensor_desc* carry_in;
+  /* NULL, or each line's total without the carry-in (vkscan::ScanDesc::
+   * totals; type and sizes as carry_in's). A struct_size of the version
+   * before these two fields (offsetof(vkscan_scan_desc, carry_in)) is
+   * accepted: both are then NULL. */
+  const vkscan_tensor_desc* totals;
 } vkscan_scan_desc;
 
 /* As DML_CUMULATIVE_PRODUCT_OPERATOR_DESC (ONNX CumProd, torch.cumprod): a
@@ -328,6 +338,26 @@ VKSCAN_API vkscan_result vkscan_operator_record_indices(vkscan_operator op,
                                                         const vkscan_buffer_binding* indices,
                                                         const vkscan_buffer_binding* scratch);
 
+/* Every binding of a record, as vkscan::Bindings: a zeroed binding (null
+ * buffer) where the descriptor has no such tensor, or for scratch when
+ * scratch_size is 0. */
+typedef struct vkscan_operator_bindings {
+  uint32_t struct_size; /* sizeof(vkscan_operator_bindings) */
+  vkscan_buffer_binding input;
+  vkscan_buffer_binding output;
+  vkscan_buffer_binding scratch;
+  vkscan_buffer_binding indices;
+  vkscan_buffer_binding carry_in;
+  vkscan_buffer_binding totals;
+} vkscan_operator_bindings;
+
+/* vkscan_operator_record() with every binding (vkscan::Operator::record()
+ * with vkscan::Bindings): carry_in is read, totals written as the output
+ * is. */
+VKSCAN_API vkscan_result vkscan_operator_record_bindings(vkscan_operator op,
+                                                         VkCommandBuffer command_buffer,
+                                                         const vkscan_operator_bindings* bindings);
+
 /* ------------------------------------------------------------------------
  * Headless helpers (<vkscan/host.hpp>)
  * ------------------------------------------------------------------------ */
@@ -401,6 +431,24 @@ VKSCAN_API vkscan_result vkscan_run_scan(vkscan_device device, const vkscan_scan
  * `indices` (its tensor's span); NULL otherwise. Not in place. */
 VKSCAN_API vkscan_result vkscan_run_scan_indices(vkscan_device device, const vkscan_scan_desc* desc,
                                                  const void* input, void* output, void* indices);
+
+/* Every tensor's host memory for vkscan_run_scan_data(), as vkscan::RunData:
+ * NULL where the descriptor has no such tensor. */
+typedef struct vkscan_run_data {
+  uint32_t struct_size; /* sizeof(vkscan_run_data) */
+  const void* input;
+  void* output;
+  void* indices;
+  const void* carry_in;
+  void* totals;
+} vkscan_run_data;
+
+/* vkscan_run_scan() with every tensor (vkscan::run() with vkscan::RunData):
+ * carry_in uploaded, totals downloaded (their tensors' spans).
+ * INVALID_ARGUMENT ("carryIn", "totals") for a pointer that is NULL where
+ * the descriptor has the tensor or set where it has none. */
+VKSCAN_API vkscan_result vkscan_run_scan_data(vkscan_device device, const vkscan_scan_desc* desc,
+                                              const vkscan_run_data* data);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,5 +1,6 @@
 #include "c_api/descriptors.hpp"
 
+#include <cstddef>
 #include <string>
 
 #include "c_api/errors.hpp"
@@ -72,10 +73,19 @@ CumulativeSummationDesc toCpp(const vkscan_cumulative_summation_desc* desc) {
 
 ScanDesc toCpp(const vkscan_scan_desc* desc) {
   ScanDesc result;
-  readCommon(desc, result);
+  requireNonNull(desc, "desc");
+  // The version before carry_in and totals ends at them.
+  bool withCarries = desc->struct_size != offsetof(vkscan_scan_desc, carry_in);
+  if (withCarries) requireStructSize(desc->struct_size, sizeof(vkscan_scan_desc), "struct_size");
+  result.input = toCpp(desc->input, "input");
+  result.output = toCpp(desc->output, "output");
+  result.axis = desc->axis;
+  result.axisDirection = static_cast<AxisDirection>(static_cast<uint32_t>(desc->axis_direction));
   result.operation = static_cast<ScanOperation>(static_cast<uint32_t>(desc->operation));
   result.exclusive = toBool(desc->exclusive, "exclusive");
   if (desc->indices != nullptr) result.indices = toCpp(desc->indices, "indices");
+  if (withCarries && desc->carry_in != nullptr) result.carryIn = toCpp(desc->carry_in, "carryIn");
+  if (withCarries && desc->totals != nullptr) result.totals = toCpp(desc->totals, "totals");
   return result;
 }
 

@@ -81,4 +81,22 @@ vkscan_result vkscan_operator_record_indices(vkscan_operator op, VkCommandBuffer
   });
 }
 
+vkscan_result vkscan_operator_record_bindings(vkscan_operator op, VkCommandBuffer command_buffer,
+                                              const vkscan_operator_bindings* bindings) {
+  return guard([&] {
+    requireNonNull(op, "op");
+    requireNonNull(bindings, "bindings");
+    requireStructSize(bindings->struct_size, sizeof(vkscan_operator_bindings),
+                      "bindings.struct_size");
+    vkscan::Bindings all;
+    all.input = toCpp(bindings->input);
+    all.output = toCpp(bindings->output);
+    all.scratch = toCpp(bindings->scratch);
+    all.indices = toCpp(bindings->indices);
+    all.carryIn = toCpp(bindings->carry_in);
+    all.totals = toCpp(bindings->totals);
+    op->op.record(command_buffer, all);
+  });
+}
+
 }  // extern "C"

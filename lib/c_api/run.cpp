@@ -25,6 +25,22 @@ vkscan_result vkscan_run_scan_indices(vkscan_device device, const vkscan_scan_de
   });
 }
 
+vkscan_result vkscan_run_scan_data(vkscan_device device, const vkscan_scan_desc* desc,
+                                   const vkscan_run_data* data) {
+  return guard([&] {
+    requireNonNull(device, "device");
+    requireNonNull(data, "data");
+    requireStructSize(data->struct_size, sizeof(vkscan_run_data), "data.struct_size");
+    vkscan::RunData run;
+    run.input = data->input;
+    run.output = data->output;
+    run.indices = data->indices;
+    run.carryIn = data->carry_in;
+    run.totals = data->totals;
+    vkscan::run(device->device, toCpp(desc), run);
+  });
+}
+
 vkscan_result vkscan_run_scan(vkscan_device device, const vkscan_scan_desc* desc, const void* input,
                               void* output) {
   return guard([&] {

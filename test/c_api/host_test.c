@@ -1,6 +1,7 @@
 /* The C API's headless side, from C11: the version, result names, the
  * device list, devices of vkscan's own, vkscan_run() against a reference
  * computed here, and every error a caller can provoke through them. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -183,7 +184,7 @@ static void run_numbers(void) {
 static vkscan_scan_desc scan_of(vkscan_scan_operation operation, const vkscan_tensor_desc* tensor,
                                 uint32_t axis) {
   vkscan_scan_desc desc = {sizeof(vkscan_scan_desc),         operation, tensor, tensor, axis,
-                           VKSCAN_AXIS_DIRECTION_INCREASING, VK_FALSE,  NULL};
+                           VKSCAN_AXIS_DIRECTION_INCREASING, VK_FALSE,  NULL,   NULL,   NULL};
   return desc;
 }
 
@@ -318,6 +319,76 @@ static void run_scans(void) {
 
 /* What the family's structs alone can get wrong; the rest is shared with
  * the summation's (invalid_arguments). */
+/* Carry-in and totals through vkscan_run_scan_data(), and a record of
+ * every binding through vkscan_operator_record_bindings(). */
+static void run_carries(void) {
+  vkscan_device device = create_device(NULL);
+  if (device == NULL) return;
+
+  { /* Two INT32 lines, each with its carry: the carry enters at the root. */
+    const uint32_t sizes[] = {2, 4};
+    const uint32_t line_sizes[] = {2, 1};
+    const int32_t input[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const int32_t carries[] = {10, -1};
+    const int32_t expected[] = {11, 13, 16, 20, 4, 10, 17, 25};
+    const int32_t expected_totals[] = {10, 26};
+    int32_t output[8] = {0};
+    int32_t totals[2] = {0};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_INT32, 2, sizes);
+    vkscan_tensor_desc lines = packed(VKSCAN_DATA_TYPE_INT32, 2, line_sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_SUM, &tensor, 1);
+    desc.carry_in = &lines;
+    desc.totals = &lines;
+    vkscan_run_data data = {sizeof(vkscan_run_data), input, output, NULL, carries, totals};
+    CHECK_OK(vkscan_run_scan_data(device, &desc, &data));
+    CHECK(memcmp(output, expected, sizeof(expected)) == 0);
+    CHECK(memcmp(totals, expected_totals, sizeof(expected_totals)) == 0);
+    /* An exclusive scan starts with the carry. */
+    desc.exclusive = VK_TRUE;
+    CHECK_OK(vkscan_run_scan_data(device, &desc, &data));
+    CHECK(output[0] == 10 && output[1] == 11 && output[4] == -1 && output[7] == 17);
+    /* A carry-in of the wrong type, and a missing pointer. */
+    vkscan_tensor_desc floats = packed(VKSCAN_DATA_TYPE_FLOAT32, 2, line_sizes);
+    desc.carry_in = &floats;
+    CHECK_RESULT(vkscan_run_scan_data(device, &desc, &data), VKSCAN_ERROR_INVALID_ARGUMENT,
+                 "carry_in.data_type: ");
+    desc.carry_in = &lines;
+    data.totals = NULL;
+    CHECK_RESULT(vkscan_run_scan_data(device, &desc, &data), VKSCAN_ERROR_INVALID_ARGUMENT,
+                 "totals: ");
+    data.struct_size = 0;
+    CHECK_RESULT(vkscan_run_scan_data(device, &desc, &data), VKSCAN_ERROR_INVALID_ARGUMENT,
+                 "data.struct_size: ");
+    /* The descriptor of the version before carry_in and totals: none. */
+    desc.struct_size = (uint32_t)offsetof(vkscan_scan_desc, carry_in);
+    desc.exclusive = VK_FALSE;
+    CHECK_OK(vkscan_run_scan(device, &desc, input, output));
+    CHECK(output[0] == 1 && output[3] == 10 && output[7] == 26);
+  }
+  { /* The record entry point checks its struct and the bindings first. */
+    const uint32_t sizes[] = {4};
+    const uint32_t line_sizes[] = {1};
+    vkscan_tensor_desc tensor = packed(VKSCAN_DATA_TYPE_FLOAT32, 1, sizes);
+    vkscan_tensor_desc lines = packed(VKSCAN_DATA_TYPE_FLOAT32, 1, line_sizes);
+    vkscan_scan_desc desc = scan_of(VKSCAN_SCAN_OPERATION_SUM, &tensor, 0);
+    desc.totals = &lines;
+    vkscan_operator op = NULL;
+    CHECK_OK(vkscan_operator_create_scan(device, &desc, &op));
+    vkscan_operator_bindings bindings;
+    memset(&bindings, 0, sizeof(bindings));
+    VkCommandBuffer command_buffer = (VkCommandBuffer)(uintptr_t)1;
+    CHECK_RESULT(vkscan_operator_record_bindings(op, command_buffer, &bindings),
+                 VKSCAN_ERROR_INVALID_ARGUMENT, "bindings.struct_size: ");
+    CHECK_RESULT(vkscan_operator_record_bindings(op, command_buffer, NULL),
+                 VKSCAN_ERROR_INVALID_ARGUMENT, "bindings: ");
+    bindings.struct_size = sizeof(bindings);
+    CHECK_RESULT(vkscan_operator_record_bindings(op, command_buffer, &bindings),
+                 VKSCAN_ERROR_INVALID_ARGUMENT, "bindings.input.buffer: ");
+    vkscan_operator_destroy(op);
+  }
+  vkscan_device_destroy(device);
+}
+
 static void scan_invalid_arguments(void) {
   const uint32_t sizes[] = {2, 3};
   const float input[6] = {0};
@@ -603,6 +674,7 @@ int main(int argc, char** argv) {
       {"enumerate_devices", enumerate_devices},
       {"run_numbers", run_numbers},
       {"run_scans", run_scans},
+      {"run_carries", run_carries},
       {"invalid_arguments", invalid_arguments},
       {"scan_invalid_arguments", scan_invalid_arguments},
       {"unsupported", unsupported},
