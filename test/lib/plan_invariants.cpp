@@ -56,6 +56,12 @@ class Checker {
           const detail::PlanLimits& limits)
       : desc_(desc), plan_(plan), limits_(limits) {}
 
+  // ScanDesc::carryIn and totals: their bytes, 0 where not bound.
+  void setLines(uint64_t carryBytes, uint64_t totalsBytes) {
+    carryBytes_ = carryBytes;
+    totalsBytes_ = totalsBytes;
+  }
+
   std::vector<std::string> run() {
     uint64_t elements = desc_.input.elementCount();
     expect((elements == 0) == plan_.dispatches.empty(), "(elements == 0) == dispatches.empty()");
@@ -63,14 +69,20 @@ class Checker {
     if (plan_.dispatches.empty()) return broken_;
     const Dispatch& last = plan_.dispatches.back();
     expect(isScan(last.pipeline.stage), "the last dispatch scans");
-    expect(last.out == BufferRole::Output, "the last dispatch writes the output");
+    expect(last.out == (totalsBytes_ > 0 ? BufferRole::Totals : BufferRole::Output),
+           "the last dispatch writes the output (the totals where bound)");
     // Scratch O(elements / 16): a line of L elements split into chunks of
     // c >= 16 has ceil(L / c) < 2 L / c of them, so each level holds under
     // an eighth of the values below it, and all levels under a seventh (the
     // fuzzer found [33, 33, 33] along a strided axis: 3 chunks of 16 for 33
     // elements, more than a fifteenth).
     uint64_t accSize = dataTypeSize(detail::accumulationType(desc_.output.dataType));
-    expect(plan_.scratchBytes <= elements * accSize / 7 + 64 * plan_.dispatches.size(),
+    // Plus, with a carry-in or totals, a value a line for each.
+    uint64_t axisLen = desc_.input.sizes.empty() ? 0 : desc_.input.sizes[desc_.axis];
+    uint64_t lineValues = axisLen == 0 ? 0 : 2 * (elements / axisLen);
+    if (carryBytes_ == 0 && totalsBytes_ == 0) lineValues = 0;
+    expect(plan_.scratchBytes <=
+               (elements * accSize / 7 + lineValues * accSize) + 64 * plan_.dispatches.size(),
            "scratchBytes <= elements * accSize / 7 + 64 * dispatches");
     for (size_t i = 0; i < plan_.dispatches.size(); ++i) {
       where_ = "dispatch " + std::to_string(i) + " (" +
@@ -309,9 +321,14 @@ class Checker {
     extent(d.params, input, lanes(d), low, high);
     int64_t first = static_cast<int64_t>(byteOffset / size) + low;
     int64_t end = static_cast<int64_t>(byteOffset / size) + high + 1;
-    uint64_t bound = role == BufferRole::Input    ? desc_.input.totalBytes()
-                     : role == BufferRole::Output ? desc_.output.totalBytes()
-                                                  : plan_.scratchBytes;
+    uint64_t bound = role == BufferRole::Input     ? desc_.input.totalBytes()
+                     : role == BufferRole::Output  ? desc_.output.totalBytes()
+                     : role == BufferRole::CarryIn ? carryBytes_
+                     : role == BufferRole::Totals  ? totalsBytes_
+                                                   : plan_.scratchBytes;
+    expect(role != BufferRole::CarryIn || carryBytes_ > 0, "reads a carry-in only where bound");
+    expect(role != BufferRole::Totals || totalsBytes_ > 0, "writes totals only where bound");
+    expect(role != BufferRole::CarryIn || input, "the carry-in is read only");
     expect(first >= 0, input ? "input reach from 0" : "output reach from 0");
     expect(static_cast<uint64_t>(end * size) <= bound,
            input ? "input reach within its binding" : "output reach within its binding");
@@ -335,7 +352,14 @@ class Checker {
     if (d.hasAux) {
       uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine * lanes(d);
-      expect(p.chunksPerLine > 1, "aux only with chunks");
+      // A carry-in or total of a line walked whole is its chunk's aux.
+      bool lineValues = (carryBytes_ > 0 && d.pipeline.chunked) ||
+                        (totalsBytes_ > 0 && isReduce(d.pipeline.stage));
+      expect(p.chunksPerLine > 1 || lineValues, "aux only with chunks");
+      expect(d.pipeline.chunked ==
+                     (p.chunksPerLine > 1 || (lineValues && !isReduce(d.pipeline.stage))) ||
+                 !detail::isChunkStage(d.pipeline.stage),
+             "chunked where carries are loaded");
       expect(d.auxByteOffset % 16 == 0, "aux aligned");
       expect(d.auxByteOffset + auxElements * accSize <= plan_.scratchBytes, "aux within scratch");
     }
@@ -499,6 +523,8 @@ class Checker {
   }
 
   const CumulativeSummationDesc& desc_;
+  uint64_t carryBytes_ = 0;
+  uint64_t totalsBytes_ = 0;
   const detail::Plan& plan_;
   const detail::PlanLimits& limits_;
   std::string where_ = "plan: ";
@@ -511,6 +537,16 @@ std::vector<std::string> planViolations(const CumulativeSummationDesc& desc,
                                         const detail::Plan& plan,
                                         const detail::PlanLimits& limits) {
   return Checker(desc, plan, limits).run();
+}
+
+std::vector<std::string> planViolations(const ScanDesc& desc, const detail::Plan& plan,
+                                        const detail::PlanLimits& limits) {
+  CumulativeSummationDesc geometry{desc.input, desc.output, desc.axis, desc.axisDirection,
+                                   desc.exclusive};
+  Checker checker(geometry, plan, limits);
+  checker.setLines(desc.carryIn.sizes.empty() ? 0 : desc.carryIn.totalBytes(),
+                   desc.totals.sizes.empty() ? 0 : desc.totals.totalBytes());
+  return checker.run();
 }
 
 }  // namespace vkscan::test

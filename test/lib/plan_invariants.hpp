@@ -20,5 +20,10 @@ namespace vkscan::test {
 // dispatch, its stage and the condition; empty when the plan holds them all.
 std::vector<std::string> planViolations(const CumulativeSummationDesc& desc,
                                         const detail::Plan& plan, const detail::PlanLimits& limits);
+// The same for a scan with a carry-in or totals (ScanDesc::carryIn, totals):
+// their copies stay inside the bindings, the totals are written last, and
+// aux carries come where lines hold several chunks or take a carry-in.
+std::vector<std::string> planViolations(const ScanDesc& desc, const detail::Plan& plan,
+                                        const detail::PlanLimits& limits);
 
 }  // namespace vkscan::test

@@ -200,9 +200,11 @@ T serialFold(ScanOperation op, const std::vector<T>& values, size_t begin, size_
   return result;
 }
 
-// The canonical order, level by level.
+// The canonical order, level by level; with `carry` at the root (the
+// identity without), and the top node's value into *total unless null.
 template <typename T>
-std::vector<T> canonicalScan(ScanOperation op, const std::vector<T>& x, bool exclusive) {
+std::vector<T> canonicalScan(ScanOperation op, const std::vector<T>& x, bool exclusive,
+                             const T* carryIn = nullptr, T* total = nullptr) {
   const size_t B = 16;
   std::vector<std::vector<T>> level{x};
   do {
@@ -217,7 +219,8 @@ std::vector<T> canonicalScan(ScanOperation op, const std::vector<T>& x, bool exc
   // carry[k][p]: X_k(p). The top level has one node and the identity as carry.
   size_t top = level.size() - 1;
   std::vector<std::vector<T>> carry(level.size());
-  carry[top] = {identity<T>(op)};
+  carry[top] = {carryIn != nullptr ? *carryIn : identity<T>(op)};
+  if (total != nullptr) *total = level[top][0];
   for (size_t k = top; k-- > 1;) {
     carry[k].resize(level[k].size());
     for (size_t p = 0; p < level[k].size(); ++p) {
@@ -230,7 +233,10 @@ std::vector<T> canonicalScan(ScanOperation op, const std::vector<T>& x, bool exc
     out[i] = combine(op, carry[1][i / B], serialFold(op, x, i / B * B, end));
   }
   // DML's exclusive sum starts with +0.0; the other operations with their identity.
-  if (exclusive && !out.empty()) out[0] = op == ScanOperation::Sum ? T(0) : identity<T>(op);
+  // With a carry-in, out[0] is the carry (the identity combined with it).
+  if (exclusive && !out.empty() && carryIn == nullptr) {
+    out[0] = op == ScanOperation::Sum ? T(0) : identity<T>(op);
+  }
   return out;
 }
 
@@ -259,7 +265,8 @@ std::vector<int64_t> torchIndices(ScanOperation op, const std::vector<T>& line, 
 template <typename Stored, typename Acc>
 void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
                 std::vector<uint8_t>& output, Acc (*load)(Stored), Stored (*store)(Acc),
-                std::vector<uint8_t>* indices) {
+                std::vector<uint8_t>* indices, const std::vector<uint8_t>* carryIn,
+                std::vector<uint8_t>* totals) {
   const std::vector<uint32_t>& sizes = desc.input.sizes;
   size_t rank = sizes.size();
   auto stridesOf = [&](const TensorDesc& t) {
@@ -273,6 +280,18 @@ void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
   };
   std::vector<uint64_t> inStrides = stridesOf(desc.input);
   std::vector<uint64_t> outStrides = stridesOf(desc.output);
+  // carryIn and totals: one value a line (sizes[axis] is 1 there).
+  auto lineStridesOf = [&](const TensorDesc& t) {
+    std::vector<uint64_t> s(rank);
+    uint64_t packed = 1;
+    for (size_t d = rank; d-- > 0;) {
+      s[d] = t.strides.empty() ? packed : t.strides[d];
+      packed *= d == desc.axis ? 1 : sizes[d];
+    }
+    return s;
+  };
+  std::vector<uint64_t> carryStrides = lineStridesOf(desc.carryIn);
+  std::vector<uint64_t> totalsStrides = lineStridesOf(desc.totals);
   if (desc.input.elementCount() == 0) return;
   uint32_t n = sizes[desc.axis];
   bool reverse = desc.axisDirection == AxisDirection::Decreasing;
@@ -281,10 +300,17 @@ void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
   while (true) {
     uint64_t inBase = 0;
     uint64_t outBase = 0;
+    uint64_t carryAt = 0;
+    uint64_t totalAt = 0;
     for (size_t d = 0; d < rank; ++d) {
       inBase += index[d] * inStrides[d];
       outBase += index[d] * outStrides[d];
+      carryAt += index[d] * carryStrides[d];
+      totalAt += index[d] * totalsStrides[d];
     }
+    Acc carry{};
+    if (carryIn != nullptr) std::memcpy(&carry, &(*carryIn)[carryAt * sizeof(Acc)], sizeof(Acc));
+    Acc total{};
     std::vector<Acc> line(n);
     for (uint32_t k = 0; k < n; ++k) {
       uint64_t i = reverse ? n - 1 - k : k;
@@ -293,7 +319,9 @@ void scanTensor(const ScanDesc& desc, const std::vector<uint8_t>& input,
                   sizeof(Stored));
       line[k] = load(value);
     }
-    std::vector<Acc> scanned = canonicalScan(desc.operation, line, desc.exclusive);
+    std::vector<Acc> scanned = canonicalScan(desc.operation, line, desc.exclusive,
+                                             carryIn != nullptr ? &carry : nullptr, &total);
+    if (totals != nullptr) std::memcpy(&(*totals)[totalAt * sizeof(Acc)], &total, sizeof(Acc));
     if (indices != nullptr) {
       // Indices share the output's element strides.
       std::vector<int64_t> found = torchIndices(desc.operation, line, reverse);
@@ -436,33 +464,44 @@ void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
 
 void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
                    std::vector<uint8_t>& output, std::vector<uint8_t>* indices) {
+  referenceScan(desc, input, output, indices, nullptr, nullptr);
+}
+
+void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                   std::vector<uint8_t>& output, std::vector<uint8_t>* indices,
+                   const std::vector<uint8_t>* carryIn, std::vector<uint8_t>* totals) {
   if (desc.input.dataType != desc.output.dataType) {
     // A wider output: the input converted exactly, then scanned as the
     // output's type.
     ScanDesc widened = desc;
     widened.input.dataType = desc.output.dataType;
     referenceScan(widened, widenElements(desc.input.dataType, desc.output.dataType, input), output,
-                  indices);
+                  indices, carryIn, totals);
     return;
   }
   switch (desc.input.dataType) {
     case DataType::Float32:
-      return scanTensor<float, float>(desc, input, output, same, same, indices);
+      return scanTensor<float, float>(desc, input, output, same, same, indices, carryIn, totals);
     case DataType::Float16:
-      return scanTensor<uint16_t, float>(desc, input, output, halfToFloat, floatToHalf, indices);
+      return scanTensor<uint16_t, float>(desc, input, output, halfToFloat, floatToHalf, indices,
+                                         carryIn, totals);
     case DataType::BFloat16:
       return scanTensor<uint16_t, float>(desc, input, output, bfloat16ToFloat, floatToBfloat16,
-                                         indices);
+                                         indices, carryIn, totals);
     case DataType::Float64:
-      return scanTensor<double, double>(desc, input, output, same, same, indices);
+      return scanTensor<double, double>(desc, input, output, same, same, indices, carryIn, totals);
     case DataType::Int32:
-      return scanTensor<int32_t, int32_t>(desc, input, output, same, same, indices);
+      return scanTensor<int32_t, int32_t>(desc, input, output, same, same, indices, carryIn,
+                                          totals);
     case DataType::UInt32:
-      return scanTensor<uint32_t, uint32_t>(desc, input, output, same, same, indices);
+      return scanTensor<uint32_t, uint32_t>(desc, input, output, same, same, indices, carryIn,
+                                            totals);
     case DataType::Int64:
-      return scanTensor<int64_t, int64_t>(desc, input, output, same, same, indices);
+      return scanTensor<int64_t, int64_t>(desc, input, output, same, same, indices, carryIn,
+                                          totals);
     case DataType::UInt64:
-      return scanTensor<uint64_t, uint64_t>(desc, input, output, same, same, indices);
+      return scanTensor<uint64_t, uint64_t>(desc, input, output, same, same, indices, carryIn,
+                                            totals);
   }
 }
 

@@ -42,5 +42,11 @@ void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
 // the output's elements, 8 bytes each), unless null.
 void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
                    std::vector<uint8_t>& output, std::vector<uint8_t>* indices);
+// The same with each line's carry-in (bytes laid out as desc.carryIn, in
+// carryType(), entering at the line's root; null: none) and totals (the top
+// node's value, into bytes laid out as desc.totals, unless null).
+void referenceScan(const ScanDesc& desc, const std::vector<uint8_t>& input,
+                   std::vector<uint8_t>& output, std::vector<uint8_t>* indices,
+                   const std::vector<uint8_t>* carryIn, std::vector<uint8_t>* totals);
 
 }  // namespace vkscan::test
