@@ -270,10 +270,10 @@ VKSCAN_API DataType carryType(DataType outputType) noexcept;
 //     the canonical order at the line's root (see "Canonical summation
 //     order"): a long line scanned in chunks, each with the carry of the
 //     chunks before it. dataType carryType(output.dataType), sizes the
-//     output's with sizes[axis] = 1, strides empty (packed) or any that do
-//     may repeat elements (a stride of 0 broadcasts). An exclusive
-//     scan's first output is the carry (the +0.0 of sums applies only
-//     without a carry-in).
+//     output's with sizes[axis] = 1, strides empty (packed) or explicit (a
+//     stride of 0 broadcasts: it is only read). An exclusive scan's first
+//     output is the carry (the +0.0 of sums applies only without a
+//     carry-in). An empty tensor records nothing (no totals either).
 //   totals: optional (empty sizes: none). Written with each line's total:
 //     the tree's reduction of the line (the top node's value, the line's
 //     wrapped sum or product, maximum or minimum, log-sum-exp) without the
@@ -282,8 +282,10 @@ VKSCAN_API DataType carryType(DataType outputType) noexcept;
 //   With carryIn or totals, the scan walks chunks of each line (every plan
 //   takes the chunk kernels, whatever the layout); totals cost one more
 //   reduce of the input where a line is walked whole, and each of carryIn
-//   and totals a copy pass between its layout and scratch. Neither is
-//   allowed with indices (an index has no carry to continue from).
+//   and totals a copy pass between its layout and scratch (scratch grows by
+//   a value a line for each). Neither is allowed with indices (an index has
+//   no carry to continue from). A wider output (outputTypeWidens()) takes
+//   them in its own carry type.
 struct ScanDesc {
   ScanOperation operation = ScanOperation::Sum;
   TensorDesc input;
