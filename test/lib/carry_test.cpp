@@ -525,6 +525,11 @@ TEST_CASE("carry: refused pointers and bindings") {
   refused = bindings;
   refused.carryIn = {out.binding().buffer, 0, 64};  // on the output
   checkRefused([&] { op.record(commandBuffer, refused); }, "bindings.carryIn", "overlaps");
+  // Read with the input, the carry-in may share its memory; not in place.
+  refused = bindings;
+  refused.output = in.binding();
+  refused.carryIn = {in.binding().buffer, 0, 64};
+  checkRefused([&] { op.record(commandBuffer, refused); }, "bindings.carryIn", "input");
   Operator plainOp = device.createOperator(plain);
   Bindings extra{in.binding(), out.binding(), scratch.binding(), {}, bindings.carryIn, {}};
   checkRefused([&] { plainOp.record(commandBuffer, extra); }, "bindings.carryIn.buffer",
