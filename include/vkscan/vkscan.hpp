@@ -434,8 +434,10 @@ struct BufferBinding {
 // record()'s first overload describes; indices, carryIn and totals where the
 // descriptor has them (ScanDesc), null buffers where it has none. Each is at
 // least its tensor's totalBytes() long, at an offset that is a multiple of
-// 16, and overlaps no other binding (the output may be exactly the input's
-// in place). carryIn is read; totals is written as the output is.
+// 16, and overlaps no other binding's tensor (the output may be exactly the
+// input's in place, and carryIn, which is only read, may share memory with
+// an input that is not scanned in place). totals is written as the output
+// is.
 struct Bindings {
   BufferBinding input, output, scratch, indices, carryIn, totals;
 };

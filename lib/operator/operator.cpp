@@ -118,32 +118,41 @@ uint32_t Operator::dispatchCount() const noexcept {
 namespace {
 
 // carryIn or totals: bound exactly where the descriptor has the tensor (and
-// the plan is not empty), overlapping none of the other bindings.
-uint64_t checkLineBinding(const BufferBinding& binding, const TensorDesc& tensor, const char* name,
-                          const Bindings& all, const char* self) {
-  std::string field = std::string("bindings.") + name;
+// the plan is not empty). Returns its bytes, 0 where it has none.
+uint64_t checkLineBinding(const BufferBinding& binding, const TensorDesc& tensor,
+                          const char* name) {
   if (tensor.sizes.empty()) {
     if (binding.buffer != VK_NULL_HANDLE) {
-      throw InvalidArgument(field + ".buffer",
+      throw InvalidArgument(std::string("bindings.") + name + ".buffer",
                             std::string("is not null, but the descriptor has no ") + name);
     }
     return 0;
   }
   uint64_t bytes = tensor.totalBytes();
   checkBinding(binding, bytes, name);
-  const BufferBinding* others[] = {&all.input, &all.output, &all.indices, &all.carryIn,
-                                   &all.totals};
-  for (const BufferBinding* other : others) {
-    if (other == &binding || other->buffer == VK_NULL_HANDLE) continue;
-    // Sizes of the other bindings are checked as large as their tensors;
-    // their bound size bounds what they may touch.
-    if (overlaps(binding, bytes, *other, other->size)) {
-      throw InvalidArgument(field, std::string("overlaps another binding (") + self +
-                                       " may not share memory with input, output, indices, "
-                                       "carryIn or totals)");
+  return bytes;
+}
+
+// A bound tensor's binding and the bytes it spans.
+struct Span {
+  const BufferBinding* binding;
+  uint64_t bytes;
+  const char* name;
+};
+
+// carryIn and totals overlap no other tensor, except that the carry-in (read
+// only) may share memory with an input that is only read (not in place).
+void checkLineOverlaps(const Span& line, const Span (&tensors)[5], bool inputReadOnly) {
+  if (line.bytes == 0) return;
+  for (const Span& other : tensors) {
+    if (other.binding == line.binding || other.bytes == 0) continue;
+    bool bothRead =
+        inputReadOnly && std::string(line.name) == "carryIn" && std::string(other.name) == "input";
+    if (!bothRead && overlaps(*line.binding, line.bytes, *other.binding, other.bytes)) {
+      throw InvalidArgument(std::string("bindings.") + line.name,
+                            std::string("overlaps bindings.") + other.name);
     }
   }
-  return bytes;
 }
 
 void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
@@ -191,8 +200,15 @@ void recordOperator(const Operator::Impl& op, VkCommandBuffer commandBuffer,
     throw InvalidArgument("bindings.indices.buffer",
                           "is not null, but the descriptor has no indices");
   }
-  uint64_t carryBytes = checkLineBinding(all.carryIn, op.desc.carryIn, "carryIn", all, "carryIn");
-  uint64_t totalsBytes = checkLineBinding(all.totals, op.desc.totals, "totals", all, "totals");
+  uint64_t carryBytes = checkLineBinding(all.carryIn, op.desc.carryIn, "carryIn");
+  uint64_t totalsBytes = checkLineBinding(all.totals, op.desc.totals, "totals");
+  const Span tensors[5] = {{&input, inBytes, "input"},
+                           {&output, outBytes, "output"},
+                           {&indices, indexBytes, "indices"},
+                           {&all.carryIn, carryBytes, "carryIn"},
+                           {&all.totals, totalsBytes, "totals"}};
+  checkLineOverlaps(tensors[3], tensors, !inPlace);
+  checkLineOverlaps(tensors[4], tensors, !inPlace);
   if (op.plan.scratchBytes > 0) {
     checkBinding(scratch, op.plan.scratchBytes, "scratch");
     if (overlaps(scratch, op.plan.scratchBytes, input, inBytes) ||

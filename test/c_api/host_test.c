@@ -351,7 +351,7 @@ static void run_carries(void) {
     vkscan_tensor_desc floats = packed(VKSCAN_DATA_TYPE_FLOAT32, 2, line_sizes);
     desc.carry_in = &floats;
     CHECK_RESULT(vkscan_run_scan_data(device, &desc, &data), VKSCAN_ERROR_INVALID_ARGUMENT,
-                 "carryIn.dataType: ");
+                 "carry_in.data_type: ");
     desc.carry_in = &lines;
     data.totals = NULL;
     CHECK_RESULT(vkscan_run_scan_data(device, &desc, &data), VKSCAN_ERROR_INVALID_ARGUMENT,
