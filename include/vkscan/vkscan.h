@@ -36,7 +36,9 @@
  *   Each struct passed in begins with struct_size, which the caller sets to
  *   sizeof the struct: later versions may append fields, and tell which
  *   version of a struct a caller built with by its size. A size this library
- *   does not know is refused (field "<name>.struct_size").
+ *   does not know is refused (field "<name>.struct_size"). Fill structs with
+ *   designated initializers (or zero them first): appended fields then start
+ *   NULL or 0, and -Wmissing-field-initializers stays quiet.
  *
  * Threads
  *   Devices and operators may be used from several threads at once, as in

@@ -16,14 +16,14 @@ int main(void) {
   vkscan_tensor_desc tensor = {sizeof(tensor), VKSCAN_DATA_TYPE_FLOAT32, 4, sizes, NULL};
   vkscan_cumulative_summation_desc desc = {
       sizeof(desc), &tensor, &tensor, 3, VKSCAN_AXIS_DIRECTION_INCREASING, VK_FALSE};
-  vkscan_scan_desc product = {sizeof(product),
-                              VKSCAN_SCAN_OPERATION_PRODUCT,
-                              &tensor,
-                              &tensor,
-                              3,
-                              VKSCAN_AXIS_DIRECTION_INCREASING,
-                              VK_FALSE,
-                              NULL};
+  /* Designated initializers: the fields vkscan appends later start zeroed,
+     with no warning. */
+  vkscan_scan_desc product = {.struct_size = sizeof(product),
+                              .operation = VKSCAN_SCAN_OPERATION_PRODUCT,
+                              .input = &tensor,
+                              .output = &tensor,
+                              .axis = 3,
+                              .axis_direction = VKSCAN_AXIS_DIRECTION_INCREASING};
   vkscan_device device = NULL;
   vkscan_result result;
 
