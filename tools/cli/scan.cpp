@@ -471,8 +471,8 @@ std::string scanHelp(ScanOperation operation) {
          "                suffixes): a larger array streams, memory-mapped, through\n"
          "                the device in chunks, with the same bits. Every layout\n"
          "                streams whose rows along the axis (the elements inside the\n"
-         "                axis in memory order) fit SIZE one at a time; not with\n"
-         "                --indices; --in-place has no effect then\n" +
+         "                axis in memory order) fit SIZE one at a time (indices do\n"
+         "                not stream); --in-place has no effect then\n" +
          (words.indices ? words.indices : "") +
          "\n"
          "IN.npy: .npy format 1.0, 2.0 or 3.0, dtype <f2 <f4 <f8 <i4 <u4 <i8 <u8\n"
