@@ -119,11 +119,7 @@ class CpuPlanner final : public Planner {
       // a level-3 one): it keeps level-3 chunks while they busy every worker.
       uint64_t target = walk.realigned ? std::min(tuning_.chunkTargetInvocations, busyInvocations())
                                        : tuning_.chunkTargetInvocations;
-      walk.levels = 3;
-      while (walk.levels > 1 &&
-             invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels)) < target) {
-        --walk.levels;
-      }
+      walk.levels = chunkLevelsFor(invocationsPerChunk, p.axisLen, target);
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels));
     uint64_t invocations = invocationsPerChunk * chunks;

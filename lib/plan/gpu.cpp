@@ -124,12 +124,7 @@ class GpuPlanner final : public Planner {
     if (wholeLines || (p.axisLen <= (uint64_t{1} << 12) && small)) {
       walk.levels = levelsFor(p.axisLen);
     } else {
-      walk.levels = 3;
-      while (walk.levels > 1 &&
-             invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels)) <
-                 tuning_.chunkTargetInvocations) {
-        --walk.levels;
-      }
+      walk.levels = chunkLevelsFor(invocationsPerChunk, p.axisLen, tuning_.chunkTargetInvocations);
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels));
     // Few lines walked whole run in workgroups of a subgroup, spread over more of the device.

@@ -58,6 +58,15 @@ uint32_t levelsFor(uint64_t length) {
   return levels;
 }
 
+uint32_t chunkLevelsFor(uint64_t invocationsPerChunk, uint64_t axisLen, uint64_t target) {
+  uint32_t levels = 3;
+  while (levels > 1 &&
+         invocationsPerChunk * ceilDiv(axisLen, uint64_t{1} << (4 * levels)) < target) {
+    --levels;
+  }
+  return levels;
+}
+
 int64_t vectorElements(DataType type) {
   return dataTypeSize(type) == 8 ? 2 : 4;
 }
@@ -320,12 +329,7 @@ void Planner::walkCarried(const Problem& p, const Bindings& b, const LineCarries
   if (wholeLines) {
     walk.levels = levelsFor(p.axisLen);
   } else {
-    walk.levels = 3;
-    while (walk.levels > 1 &&
-           invocationsPerChunk * ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels)) <
-               tuning_.chunkTargetInvocations) {
-      --walk.levels;
-    }
+    walk.levels = chunkLevelsFor(invocationsPerChunk, p.axisLen, tuning_.chunkTargetInvocations);
   }
   uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels));
   walk.workgroupSize = chunkWorkgroup(invocationsPerChunk * chunks, !walk.interleaved);

@@ -32,6 +32,10 @@ inline uint64_t alignUp(uint64_t a, uint64_t b) {
 // The level of the smallest node that holds `length` elements (at least 1).
 uint32_t levelsFor(uint64_t length);
 
+// The chunk level of a walk in chunks: 3, lowered (to 1 at least) while the
+// chunks of `axisLen` give fewer than `target` invocations in all.
+uint32_t chunkLevelsFor(uint64_t invocationsPerChunk, uint64_t axisLen, uint64_t target);
+
 // Elements per vector access (16 bytes, or 8 for FLOAT16 and BFLOAT16).
 int64_t vectorElements(DataType type);
 
