@@ -73,6 +73,10 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
       test::runOnDevice(desc, input, inPlace, initialOutput, device.device);
   int64_t difference = test::firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
+  const std::string mismatch = test::describeDifference(actual, expected, elementSize);
+  CAPTURE(mismatch);
+  const std::string plan = difference == -1 ? "" : device.device.createOperator(desc).describe();
+  CAPTURE(plan);
   CHECK(difference == -1);
 }
 

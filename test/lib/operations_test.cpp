@@ -71,6 +71,11 @@ void check(ScanDesc desc, bool inPlace, uint64_t seed, test::Profile profile) {
       test::runOnDevice(desc, input, inPlace, initialOutput, test::testDevice(profile));
   int64_t difference = test::firstDifference(actual, expected, elementSize);
   CAPTURE(difference);
+  const std::string mismatch = test::describeDifference(actual, expected, elementSize);
+  CAPTURE(mismatch);
+  const std::string plan =
+      difference == -1 ? "" : test::testDevice(profile).createOperator(desc).describe();
+  CAPTURE(plan);
   CHECK(actual.size() == expected.size());
   CHECK(difference == -1);
 }

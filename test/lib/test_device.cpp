@@ -234,6 +234,31 @@ int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t
   return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
 }
 
+std::string describeDifference(const std::vector<uint8_t>& actual,
+                               const std::vector<uint8_t>& expected, size_t elementSize) {
+  int64_t first = firstDifference(actual, expected, elementSize);
+  if (first < 0) return "";
+  auto bits = [&](const std::vector<uint8_t>& v) {
+    std::string hex = "0x";
+    size_t begin = static_cast<size_t>(first) * elementSize;
+    if (begin + elementSize > v.size()) return std::string("(none)");
+    for (size_t b = elementSize; b-- > 0;) {
+      static const char kDigits[] = "0123456789abcdef";
+      hex += kDigits[v[begin + b] >> 4];
+      hex += kDigits[v[begin + b] & 15];
+    }
+    return hex;
+  };
+  size_t differing = 0;
+  size_t common = std::min(actual.size(), expected.size()) / elementSize;
+  for (size_t i = 0; i < common; ++i) {
+    differing +=
+        std::memcmp(&actual[i * elementSize], &expected[i * elementSize], elementSize) != 0;
+  }
+  return "element " + std::to_string(first) + ": " + bits(actual) + " for " + bits(expected) +
+         ", " + std::to_string(differing) + " of " + std::to_string(common) + " elements differ";
+}
+
 std::vector<uint8_t> randomElements(DataType type, uint64_t count, uint64_t seed) {
   std::mt19937_64 rng(seed);
   size_t size = dataTypeSize(type);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 #include <vkscan/host.hpp>
 
@@ -120,6 +121,12 @@ std::vector<uint8_t> runOnDevice(const CumulativeSummationDesc& desc,
 // the shorter one's size where one is a prefix of the other, or -1.
 int64_t firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
                         size_t elementSize);
+
+// For a failure message: the first differing element's bits in each, and how
+// many elements differ ("" where a and b are equal). A run on a device where
+// no debugger reaches tells an identity from a stray value by it.
+std::string describeDifference(const std::vector<uint8_t>& actual,
+                               const std::vector<uint8_t>& expected, size_t elementSize);
 
 // Random element bytes for `count` elements of `type`: floats with random
 // mantissas and exponents in [-8, 8] (so partial sums never go subnormal,
