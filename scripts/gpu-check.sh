@@ -17,7 +17,10 @@
 # GPU_CHECK_ALLOW_CPU=1 (accept a CPU device such as lavapipe: to rehearse the run
 # where there is no GPU), GPU_CHECK_QUICK=1 (vkscan-bench --quick
 # --device-local), GPU_CHECK_SKIP_TORCH=1, GPU_CHECK_TEST_ARGS (doctest
-# arguments for every test binary, e.g. a -tc= filter), GPU_CHECK_TOTAL_S (480).
+# arguments for every test binary, e.g. a -tc= filter), GPU_CHECK_TOTAL_S (480),
+# GPU_CHECK_FOCUS_ARGS and GPU_CHECK_FOCUS_PROFILES (doctest arguments and
+# VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: known failures),
+# GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_").
 set -uo pipefail
 
 usage() {
@@ -169,6 +172,11 @@ unpack() {
 
 run_tests() {
   local work=$1 name
+  # Known failures first, so that the whole suites' caps cannot starve them.
+  if [[ -n ${GPU_CHECK_FOCUS_ARGS:-} && -x $work/tests/vkscan_tests ]]; then
+    step test-focus 90 env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-}" \
+      "$work/tests/vkscan_tests" --duration=true "$GPU_CHECK_FOCUS_ARGS"
+  fi
   for name in "${TESTS[@]}"; do
     local test=$work/tests/$name
     [[ -x $test ]] || continue
@@ -276,6 +284,8 @@ run() {
   # Measurements first: a run cut short keeps them.
   local bench_args=(--gpu-matrix --txt "$OUT/bench.txt")
   [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && bench_args+=(--quick --device-local)
+  # shellcheck disable=SC2206  # words on purpose: "--case 1d_ --case rows"
+  [[ -n ${GPU_CHECK_BENCH_ARGS:-} ]] && bench_args+=($GPU_CHECK_BENCH_ARGS)
   export BENCH_CSV=$OUT/bench.csv
   # shellcheck disable=SC2016  # expanded by the inner shell
   step bench 200 bash -c 'exec "$@" --csv >"$BENCH_CSV"' bench "$work/bin/vkscan-bench" \
