@@ -21,6 +21,7 @@ constexpr uint32_t kOpMemberDecorateString = 5633;
 constexpr uint32_t kStorageBuffer = 12;
 constexpr uint32_t kRestrict = 19;
 constexpr uint32_t kAliased = 20;
+constexpr uint32_t kNonWritable = 24;
 constexpr size_t kHeaderWords = 5;
 
 bool isAnnotation(uint32_t opcode) {
@@ -30,12 +31,34 @@ bool isAnnotation(uint32_t opcode) {
          opcode == kOpMemberDecorateString;
 }
 
+// Removes every NonWritable decoration, of variables and of block members:
+// a hint only, so the module means the same without it.
+void dropNonWritable(std::vector<uint32_t>& words) {
+  size_t kept = kHeaderWords;
+  for (size_t i = kHeaderWords; i < words.size();) {
+    uint32_t count = words[i] >> 16;
+    uint32_t opcode = words[i] & 0xffffu;
+    if (count == 0 || i + count > words.size()) {
+      throw Error("a kernel binary has a malformed instruction at word " + std::to_string(i));
+    }
+    bool nonWritable = (opcode == kOpDecorate && count == 3 && words[i + 2] == kNonWritable) ||
+                       (opcode == kOpMemberDecorate && count == 4 && words[i + 3] == kNonWritable);
+    if (!nonWritable) {
+      for (uint32_t w = 0; w < count; ++w) words[kept + w] = words[i + w];
+      kept += count;
+    }
+    i += count;
+  }
+  words.resize(kept);
+}
+
 }  // namespace
 
 uint32_t declareStorageBuffersAliased(std::vector<uint32_t>& words) {
   if (words.size() < kHeaderWords || words[0] != kMagic) {
     throw Error("a kernel binary is no SPIR-V module");
   }
+  dropNonWritable(words);
   std::set<uint32_t> buffers;
   std::set<uint32_t> decided;  // already Aliased or Restrict
   size_t firstAnnotation = 0;

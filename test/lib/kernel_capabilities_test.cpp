@@ -4,6 +4,7 @@
 // declare what those devices lack.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -290,11 +291,13 @@ TEST_CASE("kernels: BFLOAT16 has builds of its own in every variant, not FLOAT16
 // passes), so every storage buffer is declared Aliased; without it NVIDIA's
 // compiler stored exclusive outputs in place before reading the element
 // they overwrite (docs/bench/h200/README.md).
-TEST_CASE("kernels: storage-buffer builds declare every storage buffer Aliased") {
+TEST_CASE("kernels: storage-buffer builds declare every storage buffer Aliased, none read-only") {
   constexpr uint32_t kOpVariable = 59;
   constexpr uint32_t kOpDecorate = 71;
   constexpr uint32_t kStorageBufferClass = 12;
   constexpr uint32_t kAliased = 20;
+  constexpr uint32_t kOpMemberDecorate = 72;
+  constexpr uint32_t kNonWritable = 24;
   size_t builds = 0;
   for (KernelVariant variant : kVariants) {
     for (Stage stage : kStages) {
@@ -314,6 +317,9 @@ TEST_CASE("kernels: storage-buffer builds declare every storage buffer Aliased")
               buffers.insert(code[i + 2]);
             }
             if (opcode == kOpDecorate && code[i + 2] == kAliased) aliased.insert(code[i + 1]);
+            // NonWritable: alone, on an H200 a load could follow an aliased store.
+            CHECK_FALSE((opcode == kOpDecorate && code[i + 2] == kNonWritable));
+            CHECK_FALSE((opcode == kOpMemberDecorate && code[i + 3] == kNonWritable));
           }
           CHECK_FALSE(buffers.empty());
           for (uint32_t id : buffers) CHECK(aliased.count(id) == 1);
@@ -325,17 +331,23 @@ TEST_CASE("kernels: storage-buffer builds declare every storage buffer Aliased")
   CHECK(builds > 100);
 }
 
-TEST_CASE("kernels: the Aliased decorations go in once, before the other annotations") {
+TEST_CASE(
+    "kernels: the Aliased decorations go in once, before the other annotations, NonWritable out") {
   // A module's header, a capability, a binding decoration and a storage
   // buffer variable (ids 5 and 6; types elided: the pass reads none).
   std::vector<uint32_t> module = {
       0x07230203u,      0x00010500u, 0u,  10u, 0u, (2u << 16) | 17u, 1u,  // OpCapability Shader
       (4u << 16) | 71u, 5u,          33u, 0u,                             // OpDecorate %5 Binding 0
+      (4u << 16) | 72u, 3u,          0u,  24u,  // OpMemberDecorate %3 0 NonWritable
+      (3u << 16) | 71u, 5u,          24u,       // OpDecorate %5 NonWritable
       (4u << 16) | 59u, 4u,          5u,  12u,  // OpVariable %5 StorageBuffer
       (4u << 16) | 59u, 4u,          6u,  7u};  // OpVariable %6 Function
   std::vector<uint32_t> once = module;
   CHECK(declareStorageBuffersAliased(once) == 1);
-  REQUIRE(once.size() == module.size() + 3);
+  // The two NonWritable decorations (7 words) go.
+  REQUIRE(once.size() == module.size() + 3 - 7);
+  CHECK(std::equal(once.begin() + 10, once.begin() + 14, module.begin() + 7));
+  CHECK(std::equal(once.begin() + 14, once.end(), module.begin() + 18));
   CHECK(once[7] == ((3u << 16) | 71u));
   CHECK(once[8] == 5u);
   CHECK(once[9] == 20u);
