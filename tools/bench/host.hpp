@@ -15,7 +15,8 @@ uint16_t floatToHalf(float value);  // round to nearest even
 // Seeded pseudo-random input. Floats are multiples of 2^-23 (f32) or 2^-10
 // (f16) in [-1, 1), so no sum is ever a denormal (which devices may flush);
 // integers use all 64 bits, so sums wrap. FLOAT32 products get factors
-// within 2^-9 of 1, so that they stay normal numbers.
+// within 2^-9 of 1, each followed by its reciprocal, so that they stay normal
+// numbers.
 void fillInput(const Case& c, void* data, uint64_t seed);
 
 // The scan (c.operation) in the canonical order of include/vkscan/vkscan.hpp,

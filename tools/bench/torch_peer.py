@@ -95,8 +95,10 @@ def main():
         # Latency: many more runs, as vkscan-bench takes 10 x for its latency case.
         repeat = args.repeat * (10 if case == "latency" else 1)
         if case.endswith("_prod"):
-            # Factors near 1, as vkscan-bench's, so the products stay finite.
+            # Factors near 1, each followed by its reciprocal, as vkscan-bench's,
+            # so the products stay finite and normal.
             x = x.mul_(1.0 / 512).add_(1.0)
+            x[1::2] = 1.0 / x[0::2][: x[1::2].numel()]
             scan = lambda: torch.cumprod(x, axis, out=y)
         elif case.endswith("_max"):
             indices = torch.empty(sizes, dtype=torch.int64, device=device)
