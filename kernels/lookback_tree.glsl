@@ -10,7 +10,7 @@
 // sibling to the first with a published I, and adds the V after it in
 // order. A tile publishes V and I of its own tile, and of every ancestor it
 // completes (the last of 16 siblings): V of the parent is I of its last
-// child. A value still unpublished after kPolls reads is computed by the
+// child (publishLater()). A value still unpublished after kPolls reads is computed by the
 // looking invocation from its descendants, reducing tiles from memory only
 // where none published (decoupled fallback).
 //
@@ -61,7 +61,15 @@ uint gPendingCount;
 uint gPendingIndex[2 * MAX_LEVELS];
 ACC_T gPendingValue[2 * MAX_LEVELS];
 
+// Out of place, at once, level by level as the look-back finds them: the
+// last tile of a group then publishes the parent's V before it looks further
+// up, so that the next group need not wait for its whole look-back (which
+// otherwise chains group after group). In place, once the look-back is final.
 void publishLater(uint index, ACC_T value) {
+  if (!kInPlace) {
+    publish(index, value);
+    return;
+  }
   gPendingIndex[gPendingCount] = index;
   gPendingValue[gPendingCount] = value;
   ++gPendingCount;
@@ -185,25 +193,63 @@ ACC_T nodeValue(uint line, uint d, uint j) {
 // L_d(j): the serial sum of the values of node j's earlier siblings.
 ACC_T earlierSiblings(uint line, uint d, uint j) {
   uint first = j & ~15u;
+  uint count = j - first;
+  if (count == 0u) return identity();
+  // The nearest sibling's I is often published (columns, whose tiles along
+  // the axis finish in order); where it is not, every earlier sibling's I
+  // (or else V) is read at once: the reads are independent, so they overlap
+  // where one after the other each would wait its own round trip (1-D lines
+  // of 2^16 tiles on GPUs).
+  ACC_T nearest;
+  if (readPublished(inclusiveIndex(line, d, j - 1u), nearest)) return nearest;
+  ACC_T heard[15];
+  uint inclusiveMask = 0u;
+  uint valueMask = 0u;
+  [[unroll]] for (uint i = 0u; i < 15u; ++i) {
+    if (i < count) {
+      ACC_T inclusive;
+      ACC_T value;
+      bool hasInclusive = readPublished(inclusiveIndex(line, d, first + i), inclusive);
+      bool hasValue = readPublished(valueIndex(line, d, first + i), value);
+      heard[i] = hasInclusive ? inclusive : value;
+      inclusiveMask |= hasInclusive ? 1u << i : 0u;
+      valueMask |= hasValue ? 1u << i : 0u;
+    }
+  }
   precise ACC_T sum = identity();
+  uint start = first;
   // Back to the nearest sibling with a published I, waiting a little for
   // silent ones.
-  for (uint k = j; k > (j & ~15u);) {
+  for (uint k = j; k > first;) {
     --k;
-    ACC_T value;
-    bool inclusive = false;
-    bool heard = false;
-    for (uint poll = 0u; !heard && poll <= kPolls; ++poll) {
+    uint i = k - first;
+    bool inclusive = ((inclusiveMask >> i) & 1u) != 0u;
+    bool known = inclusive || ((valueMask >> i) & 1u) != 0u;
+    ACC_T value = heard[i];
+    for (uint poll = 0u; !known && poll < kPolls; ++poll) {
       inclusive = readPublished(inclusiveIndex(line, d, k), value);
-      heard = inclusive || readPublished(valueIndex(line, d, k), value);
+      known = inclusive || readPublished(valueIndex(line, d, k), value);
     }
     if (inclusive) {
       sum = value;
-      first = k + 1u;
+      start = k + 1u;
       break;
     }
+    if (known) {
+      heard[i] = value;
+      valueMask |= 1u << i;
+    }
   }
-  for (uint k = first; k < j; ++k) sum = combine(sum, nodeValue(line, d, k));
+  for (uint k = start; k < j; ++k) {
+    uint i = k - first;
+    ACC_T value;
+    if (((valueMask >> i) & 1u) != 0u) {
+      value = heard[i];
+    } else {
+      value = nodeValue(line, d, k);
+    }
+    sum = combine(sum, value);
+  }
   return sum;
 }
 

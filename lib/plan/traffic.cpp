@@ -1,5 +1,7 @@
 #include "plan/traffic.hpp"
 
+#include <algorithm>
+
 #include "plan/planner.hpp"
 #include "problem.hpp"
 
@@ -25,6 +27,15 @@ uint64_t linesOf(const Dispatch& d) {
 bool isReduce(Stage stage) {
   return stage == Stage::ChunkReduce || stage == Stage::ChunkReduceInterleaved ||
          stage == Stage::ChunkReduceRealigned;
+}
+
+// Tiles of a line (0 to tiles - 1) whose ancestor at `level` has an earlier
+// sibling: each reads that sibling's I there (lookback_tree.glsl).
+uint64_t tilesWithSiblingsAt(uint64_t tiles, unsigned level) {
+  uint64_t span = uint64_t{1} << (4 * level);  // tiles under one node
+  uint64_t group = 16 * span;                  // under a node and its siblings
+  uint64_t firsts = tiles / group * span + std::min(tiles % group, span);
+  return tiles - firsts;
 }
 
 }  // namespace
@@ -66,17 +77,22 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     t.read[index(BufferRole::Scratch)] += (tiles - lines) * accumulator;
   } else if (stage == Stage::RowsOnePass || stage == Stage::ColumnsOnePass) {
     // Each tile is read once and written once. Per node of the lines' trees
-    // above the tiles two values are published; a tile reads its nearest
-    // earlier sibling's inclusive value at its own level (when published,
-    // which the model assumes), and one more per level above for the first
-    // tile of each group. Plus the tile counter.
+    // above the tiles two values are published; at each level a tile reads
+    // the nearest earlier sibling's I of its ancestor there (published, which
+    // the model assumes: no batch of reads, no wait, no fallback). Plus the
+    // tile counter.
     t.read[index(d.in)] += elements;
     t.written[index(d.out)] += elements;
     uint64_t tiles = lines * d.params.chunksPerLine;
     uint64_t nodes = 0;
-    for (uint64_t n = d.params.chunksPerLine; n > 1; n = (n + 15) / 16) nodes += n;
+    uint64_t siblings = 0;
+    unsigned level = 0;
+    for (uint64_t n = d.params.chunksPerLine; n > 1; n = (n + 15) / 16) {
+      nodes += n;
+      siblings += tilesWithSiblingsAt(d.params.chunksPerLine, level++);
+    }
     t.written[index(BufferRole::Scratch)] += 2 * lines * nodes * accumulator + 4 * tiles;
-    t.read[index(BufferRole::Scratch)] += (lines * nodes) * accumulator + 4 * tiles;
+    t.read[index(BufferRole::Scratch)] += lines * siblings * accumulator + 4 * tiles;
   } else if (isReduce(stage)) {
     t.read[index(d.in)] += elements;
     if (d.hasAux) t.written[index(BufferRole::Scratch)] += carries;
