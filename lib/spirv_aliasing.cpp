@@ -1,5 +1,6 @@
 #include "spirv_aliasing.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vkscan/vkscan.hpp>
@@ -31,9 +32,17 @@ bool isAnnotation(uint32_t opcode) {
          opcode == kOpMemberDecorateString;
 }
 
-// Removes every NonWritable decoration, of variables and of block members:
-// a hint only, so the module means the same without it.
-void dropNonWritable(std::vector<uint32_t>& words) {
+}  // namespace
+
+uint32_t declareStorageBuffersAliased(std::vector<uint32_t>& words) {
+  if (words.size() < kHeaderWords || words[0] != kMagic) {
+    throw Error("a kernel binary is no SPIR-V module");
+  }
+  std::set<uint32_t> buffers;
+  std::set<uint32_t> decided;  // already Aliased or Restrict
+  size_t firstAnnotation = 0;
+  // Instructions move down over the NonWritable decorations dropped (a hint
+  // only, so the module means the same without it).
   size_t kept = kHeaderWords;
   for (size_t i = kHeaderWords; i < words.size();) {
     uint32_t count = words[i] >> 16;
@@ -43,32 +52,11 @@ void dropNonWritable(std::vector<uint32_t>& words) {
     }
     bool nonWritable = (opcode == kOpDecorate && count == 3 && words[i + 2] == kNonWritable) ||
                        (opcode == kOpMemberDecorate && count == 4 && words[i + 3] == kNonWritable);
-    if (!nonWritable) {
-      for (uint32_t w = 0; w < count; ++w) words[kept + w] = words[i + w];
-      kept += count;
+    if (nonWritable) {
+      i += count;
+      continue;
     }
-    i += count;
-  }
-  words.resize(kept);
-}
-
-}  // namespace
-
-uint32_t declareStorageBuffersAliased(std::vector<uint32_t>& words) {
-  if (words.size() < kHeaderWords || words[0] != kMagic) {
-    throw Error("a kernel binary is no SPIR-V module");
-  }
-  dropNonWritable(words);
-  std::set<uint32_t> buffers;
-  std::set<uint32_t> decided;  // already Aliased or Restrict
-  size_t firstAnnotation = 0;
-  for (size_t i = kHeaderWords; i < words.size();) {
-    uint32_t count = words[i] >> 16;
-    uint32_t opcode = words[i] & 0xffffu;
-    if (count == 0 || i + count > words.size()) {
-      throw Error("a kernel binary has a malformed instruction at word " + std::to_string(i));
-    }
-    if (isAnnotation(opcode) && firstAnnotation == 0) firstAnnotation = i;
+    if (isAnnotation(opcode) && firstAnnotation == 0) firstAnnotation = kept;
     if (opcode == kOpVariable && count >= 4 && words[i + 3] == kStorageBuffer) {
       buffers.insert(words[i + 2]);
     }
@@ -76,8 +64,13 @@ uint32_t declareStorageBuffersAliased(std::vector<uint32_t>& words) {
         (words[i + 2] == kAliased || words[i + 2] == kRestrict)) {
       decided.insert(words[i + 1]);
     }
+    std::copy(words.begin() + static_cast<std::ptrdiff_t>(i),
+              words.begin() + static_cast<std::ptrdiff_t>(i + count),
+              words.begin() + static_cast<std::ptrdiff_t>(kept));
+    kept += count;
     i += count;
   }
+  words.resize(kept);
   std::vector<uint32_t> added;
   for (uint32_t id : buffers) {
     if (decided.count(id) != 0) continue;
