@@ -32,9 +32,15 @@ SpecializationData specializationData(const PipelineKey& key) {
 
 }  // namespace
 
+bool requiresFullSubgroups(const PipelineKey& key, const DeviceCapabilities& caps) {
+  return caps.computeFullSubgroups && usesSubgroupOperations(key.stage) && caps.subgroupSize != 0 &&
+         key.workgroupSize % caps.subgroupSize == 0;
+}
+
 PipelineCache::PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipelineCache cache,
-                             VkPipelineLayout layout, KernelVariant variant)
-    : vk_(vk), device_(device), cache_(cache), layout_(layout), variant_(variant) {}
+                             VkPipelineLayout layout, KernelVariant variant,
+                             const DeviceCapabilities& caps)
+    : vk_(vk), device_(device), cache_(cache), layout_(layout), variant_(variant), caps_(caps) {}
 
 PipelineCache::~PipelineCache() {
   for (auto& [key, pipeline] : pipelines_) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
@@ -43,6 +49,11 @@ PipelineCache::~PipelineCache() {
 size_t PipelineCache::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return pipelines_.size();
+}
+
+size_t PipelineCache::fullSubgroupPipelines() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return fullSubgroupPipelines_;
 }
 
 std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatches,
@@ -95,6 +106,9 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
       specializations[i] = {static_cast<uint32_t>(kSpecializationMap.size()),
                             kSpecializationMap.data(), sizeof(SpecializationData), &data[i]};
       infos[i] = computePipelineInfo(modules[i], layout_, &specializations[i]);
+      if (requiresFullSubgroups(missing[i], caps_)) {
+        infos[i].stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+      }
     }
     VkResult status =
         vk_.vkCreateComputePipelines(device_, cache_, static_cast<uint32_t>(infos.size()),
@@ -111,7 +125,10 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
     throw;
   }
   releaseModules();
-  for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
+  for (size_t i = 0; i < missing.size(); ++i) {
+    pipelines_[missing[i]] = created[i];
+    if (requiresFullSubgroups(missing[i], caps_)) ++fullSubgroupPipelines_;
+  }
   for (size_t i = 0; i < dispatches.size(); ++i) {
     if (result[i] == VK_NULL_HANDLE) result[i] = pipelines_.at(keyOf(dispatches[i]));
   }

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <vector>
+#include <vkscan/host.hpp>
 
 #include "kernel_binaries.hpp"
 #include "plan/common.hpp"
@@ -21,13 +22,19 @@ struct PipelineVariant {
   bool texelInput = false;
 };
 
+// Whether `key`'s pipeline requires full subgroups
+// (VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT): on a device
+// with computeFullSubgroups enabled, for the stages with subgroup operations
+// whose workgroup width is a multiple of the subgroup size, as Vulkan asks.
+bool requiresFullSubgroups(const PipelineKey& key, const DeviceCapabilities& caps);
+
 class PipelineCache {
  public:
   // `layout` and `cache` must outlive this object; it does not own them.
   // `variant` is the device's: keys need not carry it, as one device never
-  // mixes variants.
+  // mixes variants. `caps` are the device's (requiresFullSubgroups()).
   PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipelineCache cache,
-                VkPipelineLayout layout, KernelVariant variant);
+                VkPipelineLayout layout, KernelVariant variant, const DeviceCapabilities& caps);
   ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
@@ -41,6 +48,8 @@ class PipelineCache {
                               const std::vector<VkPipeline>* plain = nullptr);
 
   size_t size() const;
+  // How many of them require full subgroups.
+  size_t fullSubgroupPipelines() const;
 
  private:
   const VolkDeviceTable& vk_;
@@ -48,7 +57,9 @@ class PipelineCache {
   VkPipelineCache cache_;
   VkPipelineLayout layout_;
   KernelVariant variant_;
+  DeviceCapabilities caps_;
   mutable std::mutex mutex_;
+  size_t fullSubgroupPipelines_ = 0;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };
 

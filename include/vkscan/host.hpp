@@ -170,6 +170,10 @@ struct DeviceCapabilities {
   uint32_t subgroupSize = 0;
   VkSubgroupFeatureFlags subgroupOperations = 0;
   bool subgroupSizeControl = false;
+  // computeFullSubgroups is enabled on the device: pipelines of the kernels
+  // with subgroup operations require full subgroups where their workgroup
+  // width is a multiple of subgroupSize.
+  bool computeFullSubgroups = false;
 
   bool shaderInt64 = false;
   bool shaderFloat64 = false;

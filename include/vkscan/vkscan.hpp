@@ -380,6 +380,10 @@ inline constexpr uint64_t kMaxTensorBytesWithoutInt64 = uint64_t{1} << 30;
 //                             that fit maxStorageBufferRange as storage
 //                             buffers instead of device addresses (same
 //                             results)
+//   computeFullSubgroups      optional (VK_EXT_subgroup_size_control or
+//                             Vulkan 1.3); the kernels with subgroup
+//                             operations then require full subgroups, which
+//                             their lane order assumes (same results)
 // shaderFloat16 is never needed: halves are converted, never added (and
 // bfloat16 needs no extension).
 struct ExternalDevice {
@@ -390,9 +394,10 @@ struct ExternalDevice {
   PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
   // The feature chain the engine passed to vkCreateDevice (as
   // VkDeviceCreateInfo::pNext): VkPhysicalDeviceFeatures2 followed by any of
-  // VkPhysicalDeviceVulkan11Features / Vulkan12Features,
-  // VkPhysicalDevice16BitStorageFeatures and
-  // VkPhysicalDeviceBufferDeviceAddressFeatures; other structs are skipped.
+  // VkPhysicalDeviceVulkan11Features / Vulkan12Features / Vulkan13Features,
+  // VkPhysicalDevice16BitStorageFeatures,
+  // VkPhysicalDeviceBufferDeviceAddressFeatures and
+  // VkPhysicalDeviceSubgroupSizeControlFeatures; other structs are skipped.
   // nullptr: only bufferDeviceAddress was enabled. A feature the physical
   // device lacks is not used even if claimed here.
   const VkPhysicalDeviceFeatures2* enabledFeatures = nullptr;

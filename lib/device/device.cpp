@@ -66,6 +66,7 @@ struct EnabledFeatures {
   bool shaderFloat16 = false;
   bool storageBuffer16BitAccess = false;
   bool bufferDeviceAddress = false;
+  bool computeFullSubgroups = false;
 };
 
 EnabledFeatures enabledFeatures(const VkPhysicalDeviceFeatures2* chain) {
@@ -97,6 +98,16 @@ EnabledFeatures enabledFeatures(const VkPhysicalDeviceFeatures2* chain) {
         auto* features = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(node);
         enabled.bufferDeviceAddress |= features->bufferDeviceAddress == VK_TRUE;
         enabled.shaderFloat16 |= features->shaderFloat16 == VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+        auto* features = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(node);
+        enabled.computeFullSubgroups |= features->computeFullSubgroups == VK_TRUE;
+        break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
+        auto* features = reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures*>(node);
+        enabled.computeFullSubgroups |= features->computeFullSubgroups == VK_TRUE;
         break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES: {
@@ -162,6 +173,7 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   caps.subgroupSize = subgroup.subgroupSize;
   caps.subgroupOperations = subgroup.supportedOperations;
   caps.subgroupSizeControl = sizeControl.subgroupSizeControl;
+  caps.computeFullSubgroups = sizeControl.computeFullSubgroups;
   caps.shaderInt64 = features.features.shaderInt64;
   caps.shaderFloat64 = features.features.shaderFloat64;
   caps.shaderFloat16 = features12.shaderFloat16;
@@ -256,7 +268,7 @@ void finishDeviceSetup(Device::Impl& impl, VkPipelineCache external,
   variant.packedHalves = !caps.storageBuffer16BitAccess;
   variant.wordStores = impl.vectorWords == VectorWords::Load64Store32;
   impl.pipelines = std::make_unique<PipelineCache>(impl.vk, impl.device, impl.vkPipelineCache,
-                                                   impl.pipelineLayout, variant);
+                                                   impl.pipelineLayout, variant, caps);
   impl.operators = std::make_unique<OperatorCache>(operatorCacheCapacity);
 }
 
@@ -316,6 +328,7 @@ Device::Device(const ExternalDevice& external) : impl_(std::make_shared<Impl>())
   caps.shaderFloat16 = caps.shaderFloat16 && enabled.shaderFloat16;
   caps.storageBuffer16BitAccess = caps.storageBuffer16BitAccess && enabled.storageBuffer16BitAccess;
   caps.bufferDeviceAddress = caps.bufferDeviceAddress && enabled.bufferDeviceAddress;
+  caps.computeFullSubgroups = caps.computeFullSubgroups && enabled.computeFullSubgroups;
   caps.pushDescriptor = claimsExtension(external, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (!caps.bufferDeviceAddress) {
     throw Unsupported("device " + caps.deviceName +

@@ -136,8 +136,13 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
 
+  // Vulkan 1.2 instances reach computeFullSubgroups through the extension.
+  auto sizeControl = vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+  sizeControl.computeFullSubgroups = VK_TRUE;
   auto features12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      caps.computeFullSubgroups ? &sizeControl : nullptr);
   features12.bufferDeviceAddress = VK_TRUE;
   auto features11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
@@ -150,11 +155,11 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   auto info = vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features);
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
-  const char* extension = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-  if (caps.pushDescriptor) {
-    info.enabledExtensionCount = 1;
-    info.ppEnabledExtensionNames = &extension;
-  }
+  std::vector<const char*> extensions;
+  if (caps.pushDescriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (caps.computeFullSubgroups) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.empty() ? nullptr : extensions.data();
   VkDevice device = VK_NULL_HANDLE;
   check(vkCreateDevice(physical, &info, nullptr, &device), "vkCreateDevice");
   return device;
@@ -205,6 +210,9 @@ Device createDevice(const DeviceOptions& options, const VectorWords* vectorWords
   // A headless device enables the extension whenever the device has it.
   impl.capabilities.pushDescriptor =
       hasDeviceExtension(impl.physicalDevice, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  impl.capabilities.computeFullSubgroups =
+      impl.capabilities.computeFullSubgroups &&
+      hasDeviceExtension(impl.physicalDevice, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   maskCapabilities(impl.capabilities, options);
   impl.queueFamilyIndex = computeQueueFamily(impl.physicalDevice);
   impl.device = createLogicalDevice(impl.physicalDevice, impl.queueFamilyIndex, impl.capabilities);

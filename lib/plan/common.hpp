@@ -59,6 +59,12 @@ inline bool looksBack(Stage stage) {
   return isLookback(stage) || stage == Stage::RowsOnePass || stage == Stage::ColumnsOnePass;
 }
 
+// Stages whose kernels cross lanes with subgroup operations
+// (kernels/rows.glsl), in a lane order that assumes full subgroups.
+inline bool usesSubgroupOperations(Stage stage) {
+  return stage == Stage::RowsScan || stage == Stage::RowsOnePass;
+}
+
 inline bool isChunkStage(Stage stage) {
   return stage == Stage::ChunkReduce || stage == Stage::ChunkScan ||
          stage == Stage::ChunkReduceInterleaved || stage == Stage::ChunkScanInterleaved ||

@@ -13,6 +13,7 @@
 #include "device/device_impl.hpp"
 #include "host/device_buffer.hpp"
 #include "host/headless_device.hpp"
+#include "pipeline_cache.hpp"
 #include "plan/plan.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
@@ -367,6 +368,62 @@ TEST_CASE("pipeline cache: a look-back operator holds its in-place pipeline too"
     CHECK(test::pipelineCount(device) == (holdsTexelVariants(device) ? 3u : 2u));
     CHECK(validationMessageCount(device) == 0);
   }
+}
+
+// The rows kernels number lanes as if every subgroup were full
+// (kernels/rows.glsl placeInWorkgroup()): where the device lets them, their
+// pipelines require it, and only where Vulkan allows (the engine enabled
+// computeFullSubgroups, the workgroup width a multiple of the subgroup).
+TEST_CASE("pipeline cache: subgroup kernels require full subgroups where the device allows") {
+  DeviceCapabilities caps;
+  caps.subgroupSize = 32;
+  caps.computeFullSubgroups = true;
+  detail::PipelineKey key;
+  key.stage = detail::Stage::RowsOnePass;
+  key.workgroupSize = 256;
+  CHECK(detail::requiresFullSubgroups(key, caps));
+  key.stage = detail::Stage::RowsScan;
+  CHECK(detail::requiresFullSubgroups(key, caps));
+  key.workgroupSize = 16;  // narrower than the subgroup
+  CHECK_FALSE(detail::requiresFullSubgroups(key, caps));
+  key.workgroupSize = 256;
+  key.stage = detail::Stage::ChunkScan;  // no subgroup operations
+  CHECK_FALSE(detail::requiresFullSubgroups(key, caps));
+  key.stage = detail::Stage::RowsOnePass;
+  caps.computeFullSubgroups = false;
+  CHECK_FALSE(detail::requiresFullSubgroups(key, caps));
+
+  // On this machine: rows on the GPU-tuned profile, then the same on the
+  // device wrapped as an engine that did not enable the feature.
+  Device& device = test::testDevice(test::Profile::GpuTuning);
+  const detail::PipelineCache& pipelines = *Device::Access::impl(device).pipelines;
+  CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, {16, 5000}, 1);
+  std::vector<uint8_t> input(desc.input.totalBytes());
+  for (size_t i = 0; i < input.size() / 4; ++i) {
+    float value = static_cast<float>(static_cast<int>(i % 7) - 3);
+    std::memcpy(input.data() + 4 * i, &value, 4);
+  }
+  std::vector<uint8_t> expected(desc.output.totalBytes());
+  test::referenceCumsum(desc, input, expected);
+  CHECK(test::runOnDevice(desc, input, false, {}, device) == expected);
+  if (capabilities(device).computeFullSubgroups) {
+    // Created now or by an earlier case: the cache holds this key once.
+    CHECK(pipelines.fullSubgroupPipelines() > 0);
+  } else {
+    MESSAGE("this device does not offer computeFullSubgroups");
+    CHECK(pipelines.fullSubgroupPipelines() == 0);
+  }
+  ExternalDevice external = test::externalDeviceOf(device);
+  auto* features11 =
+      static_cast<const VkPhysicalDeviceVulkan11Features*>(external.enabledFeatures->pNext);
+  auto* features12 = static_cast<VkPhysicalDeviceVulkan12Features*>(features11->pNext);
+  features12->pNext = nullptr;  // drops VkPhysicalDeviceSubgroupSizeControlFeatures
+  Device wrapped(external);
+  CHECK_FALSE(capabilities(wrapped).computeFullSubgroups);
+  Device::Access::impl(wrapped).tuning = Device::Access::impl(device).tuning;
+  CHECK(test::runOnDevice(desc, input, false, {}, wrapped) == expected);
+  CHECK(Device::Access::impl(wrapped).pipelines->fullSubgroupPipelines() == 0);
+  CHECK(validationMessageCount(device) == 0);
 }
 
 // Whether a driver's cache saves any compiling is the driver's business

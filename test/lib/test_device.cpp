@@ -170,13 +170,17 @@ size_t pipelineCount(const Device& device) {
 ExternalDevice externalDeviceOf(const Device& engine) {
   // What a device from createDevice() enabled: every feature its
   // capabilities show. Per thread, read by the Device constructor at once.
+  thread_local VkPhysicalDeviceSubgroupSizeControlFeatures sizeControl{};
   thread_local VkPhysicalDeviceVulkan12Features features12{};
   thread_local VkPhysicalDeviceVulkan11Features features11{};
   thread_local VkPhysicalDeviceFeatures2 features{};
   thread_local const char* pushDescriptor = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
   const DeviceCapabilities& caps = capabilities(engine);
+  sizeControl = detail::vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+  sizeControl.computeFullSubgroups = caps.computeFullSubgroups;
   features12 = detail::vkStruct<VkPhysicalDeviceVulkan12Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &sizeControl);
   features12.bufferDeviceAddress = caps.bufferDeviceAddress;
   features12.shaderFloat16 = caps.shaderFloat16;
   features11 = detail::vkStruct<VkPhysicalDeviceVulkan11Features>(

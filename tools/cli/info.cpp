@@ -86,7 +86,9 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
               caps.driverInfo.c_str());
   std::printf("  Vulkan API version:   %s\n", versionText(caps.apiVersion).c_str());
   std::printf("  subgroup size:        %u%s\n", caps.subgroupSize,
-              caps.subgroupSizeControl ? " (size control available)" : "");
+              caps.computeFullSubgroups  ? " (full subgroups required by the subgroup kernels)"
+              : caps.subgroupSizeControl ? " (size control available)"
+                                         : "");
   std::printf("  subgroup operations:  %s\n", subgroupOperations(caps.subgroupOperations).c_str());
 
   std::printf("  scans:               ");
