@@ -53,7 +53,9 @@ size_t PipelineCache::size() const {
 
 size_t PipelineCache::fullSubgroupPipelines() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return fullSubgroupPipelines_;
+  return static_cast<size_t>(std::count_if(
+      pipelines_.begin(), pipelines_.end(),
+      [this](const auto& entry) { return requiresFullSubgroups(entry.first, caps_); }));
 }
 
 std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatches,
@@ -125,10 +127,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
     throw;
   }
   releaseModules();
-  for (size_t i = 0; i < missing.size(); ++i) {
-    pipelines_[missing[i]] = created[i];
-    if (requiresFullSubgroups(missing[i], caps_)) ++fullSubgroupPipelines_;
-  }
+  for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
   for (size_t i = 0; i < dispatches.size(); ++i) {
     if (result[i] == VK_NULL_HANDLE) result[i] = pipelines_.at(keyOf(dispatches[i]));
   }

@@ -59,7 +59,6 @@ class PipelineCache {
   KernelVariant variant_;
   DeviceCapabilities caps_;
   mutable std::mutex mutex_;
-  size_t fullSubgroupPipelines_ = 0;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };
 
