@@ -133,7 +133,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 # them):
 # - "every mode on rows, columns and short-line shapes": thousands of device
 #   runs of plans the other suites also record; 397 s of the step's 747.
-# - "vector words: every form gives the native device's bytes": each build's
+# - "vector words: every form gives the reference's bytes": each build's
 #   kernels against the native one's; 205 s of 714, the step's last case to
 #   end.
 # - "realigned walks": kernels of their own, planned by the plan suite's case
