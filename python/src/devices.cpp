@@ -82,6 +82,7 @@ py::dict deviceInfo(const Device& device) {
   info["shader_float64"] = c.shaderFloat64;
   info["storage_buffer_16bit_access"] = c.storageBuffer16BitAccess;
   info["push_descriptor"] = c.pushDescriptor;
+  info["compute_full_subgroups"] = c.computeFullSubgroups;
   info["max_storage_buffer_range"] = c.maxStorageBufferRange;
   info["plans"] = describe(device);
   info["validation_enabled"] = validationEnabled(device);

@@ -212,3 +212,7 @@ def test_default_device_and_info(device):
     assert any(d["usable"] for d in vkscan.devices())
     info = vkscan.info(device)
     assert info["name"] and info["plans"]
+    assert isinstance(info["compute_full_subgroups"], bool)
+    # Lavapipe offers VK_EXT_subgroup_size_control, which vkscan's own devices enable.
+    if info["driver"] == "llvmpipe":
+        assert info["compute_full_subgroups"]
