@@ -11,6 +11,7 @@
  *
  * Overview
  *   vkscan_device_wrap()           wraps an engine's VkDevice (ExternalDevice)
+ *   vkscan_device_get_capabilities() what the device can do (capabilities())
  *   vkscan_operator_create()       validates a descriptor, returns an operator
  *                                  (_create_scan(), _create_cumulative_product()
  *                                  for the other operations)
@@ -274,6 +275,48 @@ VKSCAN_API void vkscan_device_destroy(vkscan_device device);
 /* VK_TRUE when vkscan_operator_create() can scan `type` on `device`: every
  * type, except FLOAT64 without shaderFloat64. VK_FALSE for a NULL device. */
 VKSCAN_API VkBool32 vkscan_device_supports(vkscan_device device, vkscan_data_type type);
+
+/* What a device can do, as vkscan sees it: vkscan::DeviceCapabilities (the
+ * C++ header, <vkscan/host.hpp>, says what each field means). Strings are
+ * cut to fit, always NUL-terminated. */
+typedef struct vkscan_device_capabilities {
+  uint32_t struct_size; /* sizeof(vkscan_device_capabilities), set by the caller */
+  char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+  char driver_name[VK_MAX_DRIVER_NAME_SIZE];
+  char driver_info[VK_MAX_DRIVER_INFO_SIZE];
+  uint32_t vendor_id;
+  uint32_t device_id;
+  uint32_t api_version;
+  uint32_t driver_version;
+  VkDriverId driver_id;
+  VkPhysicalDeviceType device_type;
+  uint32_t subgroup_size;
+  VkSubgroupFeatureFlags subgroup_operations;
+  VkBool32 subgroup_size_control;
+  /* Enabled on the device: the subgroup kernels then require full subgroups. */
+  VkBool32 compute_full_subgroups;
+  VkBool32 shader_int64;
+  VkBool32 shader_float64;
+  VkBool32 shader_float16;
+  VkBool32 storage_buffer_16bit_access;
+  VkBool32 buffer_device_address;
+  VkBool32 push_descriptor;
+  uint64_t max_storage_buffer_range;
+  uint32_t max_texel_buffer_elements;
+  uint32_t max_compute_shared_memory_size;
+  uint32_t max_compute_work_group_invocations;
+  uint32_t max_compute_work_group_count[3];
+  uint32_t max_push_constants_size;
+  uint64_t min_storage_buffer_offset_alignment;
+  float timestamp_period;
+  VkBool32 timestamp_compute_and_graphics;
+} vkscan_device_capabilities;
+
+/* Fills *capabilities (its struct_size set by the caller) with the device's,
+ * as vkscan::capabilities(). INVALID_ARGUMENT for a NULL device or
+ * capabilities, or a struct_size this library does not know. */
+VKSCAN_API vkscan_result vkscan_device_get_capabilities(vkscan_device device,
+                                                        vkscan_device_capabilities* capabilities);
 
 /* ------------------------------------------------------------------------
  * Operators

@@ -560,6 +560,65 @@ static void invalid_arguments(void) {
   }
 }
 
+/* vkscan_device_get_capabilities(): the device's, as the C++ API reports
+ * them; features a device was created without read as absent. */
+static void capabilities(void) {
+  vkscan_device_options options;
+  memset(&options, 0, sizeof(options));
+  options.struct_size = sizeof(options);
+  options.disable_float64 = VK_TRUE;
+  options.disable_int64 = VK_TRUE;
+  vkscan_device device = create_device(&options);
+  if (device == NULL) return;
+  vkscan_device_capabilities caps;
+  memset(&caps, 0x5a, sizeof(caps));
+  caps.struct_size = 8;
+  CHECK_RESULT(vkscan_device_get_capabilities(device, &caps), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "capabilities.struct_size: ");
+  CHECK_RESULT(vkscan_device_get_capabilities(NULL, &caps), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "device: ");
+  CHECK_RESULT(vkscan_device_get_capabilities(device, NULL), VKSCAN_ERROR_INVALID_ARGUMENT,
+               "capabilities: ");
+  caps.struct_size = sizeof(caps);
+  CHECK_OK(vkscan_device_get_capabilities(device, &caps));
+  CHECK(caps.struct_size == sizeof(caps));
+  /* NUL-terminated within the array, and the name enumerate_devices() gives. */
+  CHECK(memchr(caps.device_name, 0, sizeof(caps.device_name)) != NULL);
+  CHECK(memchr(caps.driver_name, 0, sizeof(caps.driver_name)) != NULL);
+  CHECK(memchr(caps.driver_info, 0, sizeof(caps.driver_info)) != NULL);
+  vkscan_physical_device_summary summaries[16];
+  memset(summaries, 0, sizeof(summaries));
+  for (int i = 0; i < 16; ++i) summaries[i].struct_size = sizeof(summaries[i]);
+  uint32_t count = 16;
+  vkscan_result listed = vkscan_enumerate_devices(&count, summaries);
+  CHECK(listed == VKSCAN_SUCCESS || listed == VKSCAN_INCOMPLETE);
+  int named = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    named |= strcmp(summaries[i].name, caps.device_name) == 0 &&
+             summaries[i].type == caps.device_type && summaries[i].api_version == caps.api_version;
+  }
+  CHECK(named);
+  CHECK(caps.api_version >= VK_API_VERSION_1_2);
+  CHECK(caps.subgroup_size >= 1 && (caps.subgroup_size & (caps.subgroup_size - 1)) == 0);
+  CHECK((caps.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT) != 0);
+  CHECK(caps.shader_int64 == VK_FALSE);
+  CHECK(caps.shader_float64 == VK_FALSE);
+  CHECK(caps.buffer_device_address == VK_TRUE); /* vkscan requires it */
+  CHECK(caps.compute_full_subgroups == VK_FALSE || caps.subgroup_size_control == VK_TRUE);
+  /* Lavapipe offers VK_EXT_subgroup_size_control, which vkscan's own devices enable. */
+  if (caps.driver_id == VK_DRIVER_ID_MESA_LLVMPIPE) {
+    CHECK(caps.compute_full_subgroups == VK_TRUE);
+    CHECK(caps.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU);
+  }
+  CHECK(caps.max_storage_buffer_range >= 1u << 27);
+  CHECK(caps.max_compute_work_group_invocations >= 128);
+  CHECK(caps.max_compute_work_group_count[0] >= 65535);
+  CHECK(caps.max_push_constants_size >= 128);
+  CHECK(caps.min_storage_buffer_offset_alignment >= 1);
+  CHECK(caps.timestamp_period >= 0.0f);
+  vkscan_device_destroy(device);
+}
+
 static void unsupported(void) {
   vkscan_device_options options;
   memset(&options, 0, sizeof(options));
@@ -677,6 +736,7 @@ int main(int argc, char** argv) {
       {"run_carries", run_carries},
       {"invalid_arguments", invalid_arguments},
       {"scan_invalid_arguments", scan_invalid_arguments},
+      {"capabilities", capabilities},
       {"unsupported", unsupported},
       {"vulkan_error", vulkan_error},
       {"out_of_host_memory", out_of_host_memory},
