@@ -560,15 +560,21 @@ static void invalid_arguments(void) {
   }
 }
 
-/* vkscan_device_get_capabilities(): the device's, as the C++ API reports
- * them; features a device was created without read as absent. */
-static void capabilities(void) {
+/* A device of vkscan's own without shaderInt64 and shaderFloat64 (NULL,
+ * a failed check, when none can be made). */
+static vkscan_device device_without_int64_and_float64(void) {
   vkscan_device_options options;
   memset(&options, 0, sizeof(options));
   options.struct_size = sizeof(options);
   options.disable_float64 = VK_TRUE;
   options.disable_int64 = VK_TRUE;
-  vkscan_device device = create_device(&options);
+  return create_device(&options);
+}
+
+/* vkscan_device_get_capabilities(): the device's, as the C++ API reports
+ * them; features a device was created without read as absent. */
+static void capabilities(void) {
+  vkscan_device device = device_without_int64_and_float64();
   if (device == NULL) return;
   vkscan_device_capabilities caps;
   memset(&caps, 0x5a, sizeof(caps));
@@ -620,12 +626,7 @@ static void capabilities(void) {
 }
 
 static void unsupported(void) {
-  vkscan_device_options options;
-  memset(&options, 0, sizeof(options));
-  options.struct_size = sizeof(options);
-  options.disable_float64 = VK_TRUE;
-  options.disable_int64 = VK_TRUE;
-  vkscan_device device = create_device(&options);
+  vkscan_device device = device_without_int64_and_float64();
   if (device == NULL) return;
   vkscan_operator op = NULL;
 
