@@ -1,29 +1,13 @@
 // The C API's wrapped devices: vkscan_external_device read into
 // vkscan::ExternalDevice; and any device's capabilities.
-#include <algorithm>
-#include <cstring>
-#include <string>
 #include <vkscan/host.hpp>
 
 #include "c_api/descriptors.hpp"
 #include "c_api/errors.hpp"
 #include "c_api/handles.hpp"
+#include "c_api/out_fields.hpp"
 
 using namespace vkscan::detail::c_api;
-
-namespace {
-
-template <size_t N>
-void copyText(char (&out)[N], const std::string& text) {
-  std::memset(out, 0, N);
-  std::memcpy(out, text.data(), std::min(text.size(), N - 1));
-}
-
-VkBool32 vkBool(bool value) {
-  return value ? VK_TRUE : VK_FALSE;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -57,7 +41,7 @@ VkBool32 vkscan_device_supports(vkscan_device device, vkscan_data_type type) {
   if (device == nullptr) return VK_FALSE;
   auto value = static_cast<uint32_t>(type);
   if (value > static_cast<uint32_t>(vkscan::DataType::BFloat16)) return VK_FALSE;
-  return device->device.supports(static_cast<vkscan::DataType>(value)) ? VK_TRUE : VK_FALSE;
+  return vkBool(device->device.supports(static_cast<vkscan::DataType>(value)));
 }
 
 vkscan_result vkscan_device_get_capabilities(vkscan_device device,

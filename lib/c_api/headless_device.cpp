@@ -2,13 +2,13 @@
 // vkscan's own from vkscan_device_options read into vkscan::DeviceOptions.
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <string>
 #include <vkscan/host.hpp>
 
 #include "c_api/descriptors.hpp"
 #include "c_api/errors.hpp"
 #include "c_api/handles.hpp"
+#include "c_api/out_fields.hpp"
 
 using namespace vkscan::detail::c_api;
 
@@ -62,12 +62,10 @@ vkscan_result vkscan_enumerate_devices(uint32_t* count, vkscan_physical_device_s
     for (uint32_t i = 0; i < filled; ++i) {
       vkscan_physical_device_summary& out = summaries[i];
       out.index = devices[i].index;
-      std::memset(out.name, 0, sizeof(out.name));
-      std::memcpy(out.name, devices[i].name.data(),
-                  std::min(devices[i].name.size(), sizeof(out.name) - 1));
+      copyText(out.name, devices[i].name);
       out.type = devices[i].type;
       out.api_version = devices[i].apiVersion;
-      out.usable = devices[i].usable ? VK_TRUE : VK_FALSE;
+      out.usable = vkBool(devices[i].usable);
     }
     *count = filled;
     incomplete = filled < devices.size();
