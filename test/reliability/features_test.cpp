@@ -3,9 +3,9 @@
 // refuses FLOAT64 with a clear message; without shaderInt64 or 16-bit storage
 // it runs every type through the kernels' fallback variants, with the
 // reference's bytes as a device with the features does, and refuses tensors
-// over 2^30 bytes when shaderInt64 is missing. The vector words, the other choice that
-// picks a build of the kernels, give the same bytes every way. A wrapped
-// device uses only the features its engine says it enabled.
+// over 2^30 bytes when shaderInt64 is missing. The vector words, the other
+// choice that picks a build of the kernels, give the same bytes every way. A
+// wrapped device uses only the features its engine says it enabled.
 #include <doctest/doctest.h>
 
 #include <string>
