@@ -103,13 +103,18 @@ uint valueIndex(uint line, uint d, uint j) {
 }
 uint inclusiveIndex(uint line, uint d, uint j) { return valueIndex(line, d, j) + 1u; }
 
-// V of tile `tile` (level 0) reduced from memory; in place, a sum kept from
-// an earlier round of this look-back (checked since) instead, and a new one
-// is kept and marks the look-back unchecked.
+// V of tile `tile` (level 0) reduced from memory; in place, its collision
+// record where complete, or a sum kept from an earlier round of this
+// look-back (checked since) instead, and a new one is kept and marks the
+// look-back unchecked.
 ACC_T reduceTile(uint line, uint tile) {
   uint slot = line * p.chunksPerLine + tile;
   uint kept = gLooker * REDUCED_CAPACITY;
   if (kInPlace) {
+    // A silent total its tile has recorded: the tile may have overwritten
+    // its inputs since, so only the record holds its value.
+    ACC_T recorded;
+    if (readCollision(collisionRecord(slot), recorded)) return recorded;
     for (uint i = 0u; i < sReducedCount[gLooker]; ++i) {
       if (sReducedSlot[kept + i] == slot) return sReducedValue[kept + i];
     }

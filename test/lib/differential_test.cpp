@@ -10,6 +10,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "descriptors.hpp"
@@ -368,6 +369,51 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
       std::vector<uint8_t> expected = inPlace ? input : initialOutput;
       test::referenceCumsum(desc, input, expected);
       CHECK(test::runOnDevice(desc, input, inPlace, initialOutput, profile) == expected);
+    }
+  }
+}
+
+// Regression: in place, the GPU one-pass kernels (rows and columns) reduced a
+// tile whose total reads as silent from memory again after the tile had
+// written its outputs over its inputs (the look-back repeated while the
+// tile's collision record, which holds the total, went unread), and gave
+// wrong carries. Rows in tiles of 4096 (waiting) and of 256 (no polls, and
+// a node of 16 tiles above whose values read silent too); columns of 17
+// tiles of 256, two of whose lines hold such a tile.
+TEST_CASE("one-pass kernels regression: in place, a silent tile total comes from its record") {
+  const auto silent = static_cast<int32_t>(detail::kLookbackUnpublished);
+  CumulativeSummationDesc rows = test::packedDesc(DataType::Int32, {3 * 4096 + 5}, 0);
+  std::vector<int32_t> line(3 * 4096 + 5, 0);
+  line[0] = silent;  // tile 0's total, and every inclusive value of its group
+  CumulativeSummationDesc columns = test::packedDesc(DataType::Int32, {4101, 64}, 0);
+  std::vector<int32_t> grid(4101 * 64, 0);
+  grid[5] = silent;             // column 5, tile 0
+  grid[256 * 64 + 9] = silent;  // column 9, tile 1 (and its inclusive value)
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    const std::string profileName = test::profileName(profile);
+    CAPTURE(profileName);
+    Device& device = test::testDevice(profile);
+    const Device::Impl& impl = Device::Access::impl(device);
+    for (const auto& [desc, values, stage] :
+         {std::tuple{rows, line, detail::Stage::RowsOnePass},
+          std::tuple{columns, grid, detail::Stage::ColumnsOnePass}}) {
+      detail::Plan plan = planOn(impl, desc);
+      REQUIRE(plan.dispatches.size() == 1);
+      REQUIRE(plan.dispatches[0].pipeline.stage == stage);
+      std::vector<uint8_t> input(values.size() * sizeof(int32_t));
+      std::memcpy(input.data(), values.data(), input.size());
+      for (bool inPlace : {false, true}) {
+        CAPTURE(inPlace);
+        std::vector<uint8_t> initialOutput(input.size(), 0xA5);
+        std::vector<uint8_t> expected = inPlace ? input : initialOutput;
+        test::referenceCumsum(desc, input, expected);
+        std::vector<uint8_t> actual =
+            test::runOnDevice(desc, input, inPlace, initialOutput, device);
+        const std::string mismatch = test::describeDifference(actual, expected, 4);
+        CAPTURE(mismatch);
+        CHECK(actual == expected);
+      }
     }
   }
 }
