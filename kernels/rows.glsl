@@ -188,24 +188,17 @@ ACC_T nodeCarry(ACC_T tileCarry) {
   return x;
 }
 
-// The node's inclusive serial sums (from the first element) and their total.
-ACC_T scanNode(ACC_T v[NODE], out ACC_T inclusive[NODE]) {
-  precise ACC_T s = identity();
-  [[unroll]] for (int j = 0; j < NODE; ++j) {
-    s = combine(s, v[j]);
-    inclusive[j] = s;
-  }
-  return s;
-}
-
-// Writes the node's outputs: X_1 of the node (from the tile's carry) plus its
-// serial sums, inclusive or exclusive.
-void storeScannedNode(RowTask task, ACC_T inclusive[NODE], ACC_T tileCarry) {
+// Writes the node's outputs: X_1 of the node (from the tile's carry) plus
+// the serial sums of its elements v, inclusive or exclusive (computed here,
+// so that they need not stay in registers through a look-back).
+void storeScannedNode(RowTask task, ACC_T v[NODE], ACC_T tileCarry) {
   precise ACC_T x = nodeCarry(tileCarry);
+  precise ACC_T s = identity();
   ACC_T outValues[NODE];
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    precise ACC_T partial = kExclusive ? (j == 0 ? identity() : inclusive[j - 1]) : inclusive[j];
-    outValues[j] = combine(x, partial);
+    precise ACC_T partial = s;
+    s = combine(s, v[j]);
+    outValues[j] = combine(x, kExclusive ? partial : s);
   }
   if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = exclusiveFirst();
   storeNode(task, outValues);

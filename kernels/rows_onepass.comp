@@ -2,8 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // Rows, one pass: each workgroup scans one tile of a long contiguous line (a
 // level-3 node of 4096 elements, or a level-2 node for 16-wide workgroups)
-// and finds the tile's carry by decoupled look-back, level by level, so that
-// the input is read once and the carry is the canonical one.
+// and finds the tile's carry by decoupled look-back over the levels of its
+// ancestors, so that the input is read once and the carry is the canonical
+// one.
 //
 // Tiles are taken in the order of an atomic counter, not of workgroup IDs:
 // a workgroup that holds tile T knows every earlier tile is held by a
@@ -12,7 +13,8 @@
 // value still unpublished is then computed here instead (decoupled
 // fallback): the same canonical sums, so the same bits.
 //
-// The look-back, its published values and its scratch: lookback_tree.glsl.
+// The look-back, run by the whole workgroup: lookback_workgroup.glsl; its
+// published values and its scratch: lookback_tree.glsl.
 //
 // In place (kInPlace), a tile's outputs overwrite inputs that a looking
 // workgroup may be reducing: as in chunk_lookback.comp, each tile publishes
@@ -54,16 +56,14 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
 }
 
 #include "lookback_tree.glsl"
+#include "lookback_workgroup.glsl"
 
 shared uint sTile;
-shared ACC_T sCarry;
 
 void main() {
   uint t = placeInWorkgroup();
-  if (t == 0u) {
-    measureTree();
-    sTile = atomicAdd(wordRef(counterWord()).v, 1u) - kUnpublished;
-  }
+  measureTree();
+  if (t == 0u) sTile = atomicAdd(wordRef(counterWord()).v, 1u) - kUnpublished;
   barrier();
   uint tileSlot = sTile;
   // Workgroups beyond the tiles (the grid's padding) have nothing to do.
@@ -73,8 +73,7 @@ void main() {
   RowTask task = rowTaskAt(line, tile, t);
   ACC_T v[NODE];
   loadNode(task, v);
-  ACC_T inclusive[NODE];
-  ACC_T tileValue = workgroupTree(scanNode(v, inclusive));
+  ACC_T tileValue = workgroupTree(nodeTotal(v));
   if (t == 0u) {
     publish(valueIndex(line, 0u, tile), tileValue);
     if (kInPlace && silentWords(wordsOf(tileValue))) {
@@ -87,11 +86,10 @@ void main() {
   // overwrites an input that a looking workgroup may reduce (on every
   // invocation, see above); and the look-back runs again while it reduced
   // tiles not yet checked after a barrier.
+  ACC_T carry;
   for (;;) {
-    if (t == 0u) {
-      sUnchecked = false;
-      sCarry = tileCarry(line, tile, tileValue);
-    }
+    if (t == 0u) sUnchecked = false;
+    carry = workgroupTileCarry(line, tile, tileValue);
     if (!kInPlace) break;
     memoryBarrierBuffer();
     barrier();
@@ -100,6 +98,5 @@ void main() {
     barrier();
   }
   if (t == 0u) publishPending();
-  barrier();
-  storeScannedNode(task, inclusive, sCarry);
+  storeScannedNode(task, v, carry);
 }

@@ -9,7 +9,6 @@ void main() {
   RowTask task = rowTask();
   ACC_T v[NODE];
   loadNode(task, v);
-  ACC_T inclusive[NODE];
-  workgroupTree(scanNode(v, inclusive));
-  storeScannedNode(task, inclusive, identity());
+  workgroupTree(nodeTotal(v));
+  storeScannedNode(task, v, identity());
 }

@@ -14,8 +14,12 @@
 //     BFLOAT16) per line and chunk; a carry every invocation of a workgroup
 //     loads from one address counts once;
 //   - a look-back pass writes a total and an inclusive value per tile and
-//     reads its predecessor's inclusive value once: the case where no tile
-//     waits (polls and fallback reductions of a silent tile read more);
+//     reads its predecessor's inclusive value once; a one-pass kernel
+//     writes two values per node of each line's tree above its tiles, and
+//     at each level a rows tile reads the totals of its ancestor's earlier
+//     siblings and the nearest one's inclusive value, a columns line that
+//     inclusive value alone: the case where no tile waits (polls and
+//     fallback reductions of a silent tile read more);
 //   - scratch filled by vkCmdFillBuffer before a dispatch is written by it.
 //   Reads a CPU device's walks make early to start cache misses (words the
 //   walk reads again anyway) are not counted.

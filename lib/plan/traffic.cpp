@@ -38,6 +38,27 @@ uint64_t tilesWithSiblingsAt(uint64_t tiles, unsigned level) {
   return tiles - firsts;
 }
 
+// The values a tile whose ancestor is sibling c of its group reads at that
+// level in the workgroup look-back (lookback_workgroup.glsl): the V of the
+// c earlier siblings and the nearest one's I.
+uint64_t workgroupReads(uint64_t c) {
+  return c == 0 ? 0 : c + 1;
+}
+
+// The sum of workgroupReads(c) for c = 0 .. m - 1.
+uint64_t workgroupReadsBelow(uint64_t m) {
+  return m == 0 ? 0 : m * (m - 1) / 2 + (m - 1);
+}
+
+// Values a line of `tiles` tiles reads at `level` in the workgroup look-back.
+uint64_t workgroupReadsAt(uint64_t tiles, unsigned level) {
+  uint64_t span = uint64_t{1} << (4 * level);
+  uint64_t group = 16 * span;
+  uint64_t rest = tiles % group;
+  return tiles / group * span * workgroupReadsBelow(16) + span * workgroupReadsBelow(rest / span) +
+         rest % span * workgroupReads(rest / span);
+}
+
 }  // namespace
 
 uint64_t DispatchTraffic::bytesRead() const noexcept {
@@ -77,22 +98,25 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     t.read[index(BufferRole::Scratch)] += (tiles - lines) * accumulator;
   } else if (stage == Stage::RowsOnePass || stage == Stage::ColumnsOnePass) {
     // Each tile is read once and written once. Per node of the lines' trees
-    // above the tiles two values are published; at each level a tile reads
-    // the nearest earlier sibling's I of its ancestor there (published, which
-    // the model assumes: no batch of reads, no wait, no fallback). Plus the
-    // tile counter.
+    // above the tiles two values are published, plus the tile counter. The
+    // reads are those of a look-back that finds every value published (no
+    // wait, no fallback): at each level of its ancestors, a rows tile reads
+    // the V of every earlier sibling and the nearest one's I, all at once;
+    // a columns line reads the nearest one's I.
     t.read[index(d.in)] += elements;
     t.written[index(d.out)] += elements;
     uint64_t tiles = lines * d.params.chunksPerLine;
     uint64_t nodes = 0;
-    uint64_t siblings = 0;
+    uint64_t reads = 0;
     unsigned level = 0;
     for (uint64_t n = d.params.chunksPerLine; n > 1; n = (n + 15) / 16) {
       nodes += n;
-      siblings += tilesWithSiblingsAt(d.params.chunksPerLine, level++);
+      reads += stage == Stage::RowsOnePass ? workgroupReadsAt(d.params.chunksPerLine, level)
+                                           : tilesWithSiblingsAt(d.params.chunksPerLine, level);
+      ++level;
     }
     t.written[index(BufferRole::Scratch)] += 2 * lines * nodes * accumulator + 4 * tiles;
-    t.read[index(BufferRole::Scratch)] += lines * siblings * accumulator + 4 * tiles;
+    t.read[index(BufferRole::Scratch)] += lines * reads * accumulator + 4 * tiles;
   } else if (isReduce(stage)) {
     t.read[index(d.in)] += elements;
     if (d.hasAux) t.written[index(BufferRole::Scratch)] += carries;

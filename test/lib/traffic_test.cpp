@@ -42,6 +42,22 @@ void checkSums(const PlanReport& report) {
   CHECK(report.trafficRatio == doctest::Approx(double(moved) / (2.0 * double(report.tensorBytes))));
 }
 
+// The look-back values a line of `tiles` rows tiles reads, tile by tile
+// (kernels/lookback_workgroup.glsl): at each level below the root where the
+// tile's ancestor is sibling c > 0 of its group, the V of the c siblings
+// before it and the nearest one's I.
+uint64_t rowsLookbackReads(uint64_t tiles) {
+  uint64_t reads = 0;
+  for (uint64_t tile = 0; tile < tiles; ++tile) {
+    unsigned level = 0;
+    for (uint64_t nodes = tiles; nodes > 1; nodes = (nodes + 15) / 16, ++level) {
+      uint64_t c = (tile >> (4 * level)) & 15;
+      reads += c == 0 ? 0 : c + 1;
+    }
+  }
+  return reads;
+}
+
 }  // namespace
 
 TEST_CASE("traffic: 1-D in one pass reads and writes the tensor once") {
@@ -71,17 +87,23 @@ TEST_CASE("traffic: one pass on GPUs reads the input once and publishes per tile
   CHECK(pass.outputBytesWritten == 4 * n);
   CHECK(pass.fillBytes == fill);
   CHECK(pass.scratchBytesWritten == fill + 2 * nodes * 4 + 4 * 256);
-  // The nearest earlier sibling's I at both levels: 15 of each 16 tiles at
-  // the first, 15 of each 16 groups of 16 at the second.
-  CHECK(pass.scratchBytesRead == 4 * (240 + 240) + 4 * 256);
+  // At both levels, per group of 16 siblings, 0 + 2 + 3 + ... + 16 = 135
+  // values (the V before each and the nearest I): 16 groups of tiles, and
+  // one of groups of 16 tiles, 16 tiles each.
+  CHECK(rowsLookbackReads(256) == 2160 + 2160);
+  CHECK(pass.scratchBytesRead == 4 * (2160 + 2160) + 4 * 256);
   CHECK(report.bytesMoved == 8 * n + pass.scratchBytesWritten + pass.scratchBytesRead);
   checkSums(report);
-  // 37 tiles, partial groups at both levels: 15 + 15 + 4 tiles with an
-  // earlier sibling at the first, 16 + 5 at the second.
-  const PlanReport partial =
-      planFor(test::packedDesc(DataType::Float32, {37u * 4096}, 0, false), "nvidia");
-  REQUIRE(kernelsOf(partial) == std::vector<std::string>{"rows_onepass"});
-  CHECK(partial.dispatches[0].scratchBytesRead == 4 * (34 + 21) + 4 * 37);
+  // 37 tiles, partial groups at both levels: 135 + 135 + (2 + 3 + 4 + 5)
+  // at the first, 16 tiles reading 2 and 5 reading 3 at the second.
+  CHECK(rowsLookbackReads(37) == 284 + 47);
+  for (uint32_t tiles : {37u, 17u, 255u, 257u, 4097u}) {
+    CAPTURE(tiles);
+    const PlanReport partial =
+        planFor(test::packedDesc(DataType::Float32, {tiles * 4096}, 0, false), "nvidia");
+    REQUIRE(kernelsOf(partial) == std::vector<std::string>{"rows_onepass"});
+    CHECK(partial.dispatches[0].scratchBytesRead == 4 * rowsLookbackReads(tiles) + 4 * tiles);
+  }
   // Issue 47's bars: 1-D 2^28 and rows [16384, 16384] in one dispatch
   // moving at most 1.02 times the tensor twice.
   for (const auto& [sizes, axis] :
@@ -160,8 +182,8 @@ TEST_CASE("traffic: JSON keys") {
   for (const char* key : {"{\"profile\":\"nvidia\",\"operation\":\"SUM\",",
                           "\"dispatches\":[{\"kernel\":\"rows_onepass\"",
                           "\"workgroups\":[256,1,1]", "\"workgroup_size\":256", "\"bytes_read\":",
-                          "\"bytes_written\":", "\"scratch_bytes\":4240", "\"bytes_moved\":8398980",
-                          "\"tensor_bytes\":4194304", "\"traffic_ratio\":1.0012364387512207}"}) {
+                          "\"bytes_written\":", "\"scratch_bytes\":4240", "\"bytes_moved\":8414340",
+                          "\"tensor_bytes\":4194304", "\"traffic_ratio\":1.0030674934387207}"}) {
     CAPTURE(key);
     CHECK(json.find(key) != std::string::npos);
   }
