@@ -81,23 +81,25 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
     return s + "}";
   };
-  std::fprintf(stderr,
-               "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
-               "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
-               "%u\ntuning: class %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
-               "%llu shortfall %llu small %llu\n",
-               static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
-               list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
-               list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
-               static_cast<unsigned>(desc.axisDirection), desc.hasExclusiveSum, limits.subgroupSize,
-               limits.maxWorkgroupInvocations, limits.maxWorkgroupCountX, limits.maxWorkgroupCountY,
-               static_cast<int>(tuning.deviceClass), tuning.rowsWorkgroupSize,
-               tuning.chunkWorkgroupSize, tuning.chunkWideWorkgroupSize,
-               static_cast<unsigned long long>(tuning.chunkWideWorkgroupInvocations),
-               static_cast<unsigned long long>(tuning.chunkTargetInvocations),
-               static_cast<unsigned long long>(tuning.wholeLineInvocations),
-               static_cast<unsigned long long>(tuning.wholeLineShortfall),
-               static_cast<unsigned long long>(tuning.chunkSmallProblem));
+  std::fprintf(
+      stderr,
+      "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
+      "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
+      "%u shared %u\ntuning: class %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
+      "%llu shortfall %llu small %llu staged %d\n",
+      static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
+      list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
+      list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
+      static_cast<unsigned>(desc.axisDirection), desc.hasExclusiveSum, limits.subgroupSize,
+      limits.maxWorkgroupInvocations, limits.maxWorkgroupCountX, limits.maxWorkgroupCountY,
+      limits.maxSharedMemoryBytes, static_cast<int>(tuning.deviceClass), tuning.rowsWorkgroupSize,
+      tuning.chunkWorkgroupSize, tuning.chunkWideWorkgroupSize,
+      static_cast<unsigned long long>(tuning.chunkWideWorkgroupInvocations),
+      static_cast<unsigned long long>(tuning.chunkTargetInvocations),
+      static_cast<unsigned long long>(tuning.wholeLineInvocations),
+      static_cast<unsigned long long>(tuning.wholeLineShortfall),
+      static_cast<unsigned long long>(tuning.chunkSmallProblem),
+      static_cast<int>(tuning.rowsStagedNodes));
 }
 
 }  // namespace
@@ -152,6 +154,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
     tuning = tuningFor(deviceClass, limits.subgroupSize, limits.maxWorkgroupInvocations,
                        {threads, threads});
   }
+
+  // Read last, so that earlier inputs decode as before: shared memory from
+  // Vulkan's least, and the knob that stages rows tiles in it.
+  limits.maxSharedMemoryBytes =
+      data.ConsumeBool() ? 49152 : data.ConsumeIntegralInRange<uint32_t>(16384, 65536);
+  if (data.ConsumeBool()) tuning.rowsStagedNodes = !tuning.rowsStagedNodes;
 
   if (std::getenv("FUZZ_PLAN_PRINT") != nullptr) printCase(desc, limits, tuning);
   // FUZZ_PLAN_MAX_ELEMENTS=n skips larger tensors, to explore past a known

@@ -886,15 +886,12 @@ OFFSET_T nodeLowest(OFFSET_T line, OFFSET_T k0) {
   return kReverse ? line - k0 - OFFSET_T(NODE - 1) : line + k0;
 }
 
-// The full node of NODE elements from traversal index k0 of a line starting
-// at element offset `line`, as NODE_VECS vector accesses: the host's promise
-// (kVectorLoads) is |axis stride| == 1 and every vector aligned; a decreasing
-// axis (kReverse: stride -1) reverses the elements. Loops are unrolled and
-// every array index is a constant, so the node stays in registers (a runtime
-// index would spill it to per-lane memory, which costs more than the loads).
-void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
-  ACC_VEC_T w[NODE_VECS];
-  loadNodeVecs(nodeLowest(line, k0), w);
+// A node's elements in traversal order from its NODE_VECS vectors in memory
+// order, and back: a decreasing axis (kReverse: stride -1) reverses them.
+// Loops are unrolled and every array index is a constant, so the node stays
+// in registers (a runtime index would spill it to per-lane memory, which
+// costs more than the loads).
+void nodeOfVecs(ACC_VEC_T w[NODE_VECS], out ACC_T v[NODE]) {
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
     [[unroll]] for (int c = 0; c < VEC_N; ++c) {
       int j = q * VEC_N + c;
@@ -903,14 +900,27 @@ void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
   }
 }
 
-void storeContiguousNode(OFFSET_T line, OFFSET_T k0, ACC_T v[NODE]) {
-  ACC_VEC_T w[NODE_VECS];
+void vecsOfNode(ACC_T v[NODE], out ACC_VEC_T w[NODE_VECS]) {
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
     [[unroll]] for (int c = 0; c < VEC_N; ++c) {
       int j = q * VEC_N + c;
       setVecElement(w[q], c, v[kReverse ? NODE - 1 - j : j]);
     }
   }
+}
+
+// The full node of NODE elements from traversal index k0 of a line starting
+// at element offset `line`, as NODE_VECS vector accesses: the host's promise
+// (kVectorLoads) is |axis stride| == 1 and every vector aligned.
+void loadContiguousNode(OFFSET_T line, OFFSET_T k0, out ACC_T v[NODE]) {
+  ACC_VEC_T w[NODE_VECS];
+  loadNodeVecs(nodeLowest(line, k0), w);
+  nodeOfVecs(w, v);
+}
+
+void storeContiguousNode(OFFSET_T line, OFFSET_T k0, ACC_T v[NODE]) {
+  ACC_VEC_T w[NODE_VECS];
+  vecsOfNode(v, w);
   storeNodeVecs(nodeLowest(line, k0), w);
 }
 

@@ -115,7 +115,8 @@ RowTask rowTask() {
 bool nodeIsFull(RowTask task) { return task.valid && task.k0 + NODE <= OFFSET_T(p.axisLen); }
 
 // Vector accesses need the host's promise (kVectorLoads) and a full node;
-// partial nodes pay for checks.
+// partial nodes pay for checks. Any invocation alone (the look-back's
+// reductions from memory call these).
 void loadNode(RowTask task, out ACC_T v[NODE]) {
   if (kVectorLoads && nodeIsFull(task)) {
     loadContiguousNode(task.inLine, task.k0, v);
@@ -138,6 +139,109 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
     if (task.valid && k < OFFSET_T(p.axisLen)) {
       storeOut(task.outLine + k * toOffset(p.outAxisStride), v[j]);
     }
+  }
+}
+
+// Staged nodes (kStagedNodes, where the device's shared memory holds a
+// tile): the nodes of a segment (a subgroup, or the workgroup where that is
+// narrower) lie back to back in memory, and move between memory and the
+// lanes through shared memory, so that each access of the segment covers
+// neighbouring vectors (coalesced) while each lane still owns a node.
+// Vector a of a segment sits at a ^ ((a >> 3) & 7) of its region, so that
+// the lanes reading their nodes' vectors (NODE_VECS apart) hit distinct
+// banks of 16 bytes.
+layout(constant_id = VKSCAN_SPEC_STAGED_NODES) const bool kStagedNodes = false;
+shared ACC_VEC_T sStage[kStagedNodes ? gl_WorkGroupSize.x * uint(NODE_VECS) : 1u];
+
+uint stagedSegment() { return min(gl_SubgroupSize, kWorkgroupSize); }
+uint stageSlot(uint a) { return a ^ ((a >> 3u) & 7u); }
+
+// Whether the workgroup's nodes move staged: every node full and on vectors,
+// and each segment inside one line. The same on every invocation.
+bool tileStaged(RowTask task) {
+  return kStagedNodes && kVectorLoads && (1u << p.shape) >= stagedSegment() &&
+         OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T(NODE << p.shape) <=
+             OFFSET_T(p.axisLen);
+}
+
+// Staged accesses of the invocation's segment: its region of sStage, the
+// invocation's node there in memory order, and the element offset of the
+// segment's lowest vector in a line starting at `line`.
+struct Segment {
+  uint lane;
+  uint region;
+  uint node;
+  OFFSET_T lowest;
+};
+
+Segment segmentOf(RowTask task, OFFSET_T line) {
+  Segment s;
+  uint segment = stagedSegment();
+  uint place = placeInWorkgroup();
+  s.lane = place & (segment - 1u);
+  s.region = (place - s.lane) * uint(NODE_VECS);
+  s.node = kReverse ? segment - 1u - s.lane : s.lane;
+  OFFSET_T first = task.k0 - OFFSET_T(s.lane * NODE);
+  s.lowest = nodeLowest(line, kReverse ? first + OFFSET_T((segment - 1u) * NODE) : first);
+  return s;
+}
+
+void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
+  Segment s = segmentOf(task, task.inLine);
+  uint segment = stagedSegment();
+  if (task.valid) {
+    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+      uint a = uint(q) * segment + s.lane;
+      sStage[s.region + stageSlot(a)] = loadInVec(s.lowest + OFFSET_T(a * uint(VEC_N)));
+    }
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  ACC_VEC_T w[NODE_VECS];
+  [[unroll]] for (int c = 0; c < NODE_VECS; ++c) {
+    w[c] = sStage[s.region + stageSlot(s.node * uint(NODE_VECS) + uint(c))];
+  }
+  nodeOfVecs(w, v);
+  if (!task.valid) {
+    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
+  }
+}
+
+// Each lane rewrites the slots its node was read from, which no other lane
+// reads until the barrier.
+void storeStagedNode(RowTask task, ACC_T v[NODE]) {
+  Segment s = segmentOf(task, task.outLine);
+  uint segment = stagedSegment();
+  ACC_VEC_T w[NODE_VECS];
+  vecsOfNode(v, w);
+  [[unroll]] for (int c = 0; c < NODE_VECS; ++c) {
+    sStage[s.region + stageSlot(s.node * uint(NODE_VECS) + uint(c))] = w[c];
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  if (task.valid) {
+    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+      uint a = uint(q) * segment + s.lane;
+      storeOutVec(s.lowest + OFFSET_T(a * uint(VEC_N)), sStage[s.region + stageSlot(a)]);
+    }
+  }
+}
+
+// The workgroup's nodes, staged where tileStaged(). Call from uniform
+// control flow.
+void loadTileNode(RowTask task, out ACC_T v[NODE]) {
+  if (tileStaged(task)) {
+    loadStagedNode(task, v);
+  } else {
+    loadNode(task, v);
+  }
+}
+
+void storeTileNode(RowTask task, ACC_T v[NODE]) {
+  if (tileStaged(task)) {
+    storeStagedNode(task, v);
+  } else {
+    storeNode(task, v);
   }
 }
 
@@ -188,7 +292,8 @@ ACC_T nodeCarry(ACC_T tileCarry) {
   return x;
 }
 
-// Writes the node's outputs: X_1 of the node (from the tile's carry) plus
+// Writes the node's outputs (staged where tileStaged(); call from uniform
+// control flow): X_1 of the node (from the tile's carry) plus
 // the serial sums of its elements v, inclusive or exclusive (computed here,
 // so that they need not stay in registers through a look-back).
 void storeScannedNode(RowTask task, ACC_T v[NODE], ACC_T tileCarry) {
@@ -201,5 +306,5 @@ void storeScannedNode(RowTask task, ACC_T v[NODE], ACC_T tileCarry) {
     outValues[j] = combine(x, kExclusive ? partial : s);
   }
   if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = exclusiveFirst();
-  storeNode(task, outValues);
+  storeTileNode(task, outValues);
 }

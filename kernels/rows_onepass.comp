@@ -72,7 +72,7 @@ void main() {
   uint tile = tileSlot - line * p.chunksPerLine;
   RowTask task = rowTaskAt(line, tile, t);
   ACC_T v[NODE];
-  loadNode(task, v);
+  loadTileNode(task, v);
   ACC_T tileValue = workgroupTree(nodeTotal(v));
   if (t == 0u) {
     publish(valueIndex(line, 0u, tile), tileValue);

@@ -8,7 +8,7 @@
 void main() {
   RowTask task = rowTask();
   ACC_T v[NODE];
-  loadNode(task, v);
+  loadTileNode(task, v);
   workgroupTree(nodeTotal(v));
   storeScannedNode(task, v, identity());
 }

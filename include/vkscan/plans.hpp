@@ -44,6 +44,9 @@ struct DeviceProfile {
   uint32_t maxComputeWorkGroupCount[3] = {0, 0, 0};
   uint64_t maxStorageBufferRange = 0;
   uint64_t minStorageBufferOffsetAlignment = 0;
+  // Where it holds a whole tile, the rows kernels move tiles through shared
+  // memory, so that neighbouring invocations access neighbouring vectors.
+  uint32_t maxComputeSharedMemorySize = 0;
   bool pushDescriptor = false;  // VK_KHR_push_descriptor
   bool shaderInt64 = false;
   bool shaderFloat64 = false;

@@ -49,7 +49,10 @@
 #define VKSCAN_SPEC_OPERATION 17
 // bool, maximum and minimum: integers compare as two's complement.
 #define VKSCAN_SPEC_SIGNED_VALUES 18
-#define VKSCAN_SPEC_COUNT 19
+// bool, rows stages: whole tiles move through shared memory, coalesced
+// (kernels/rows.glsl kStagedNodes).
+#define VKSCAN_SPEC_STAGED_NODES 19
+#define VKSCAN_SPEC_COUNT 20
 
 #define VKSCAN_OPERATION_SUM 0u
 #define VKSCAN_OPERATION_PRODUCT 1u
@@ -85,7 +88,8 @@ namespace vkscan::detail {
   X(VKSCAN_SPEC_SCALAR_LANES, scalarLanes)            \
   X(VKSCAN_SPEC_NODE_BARRIER, nodeBarrier)            \
   X(VKSCAN_SPEC_OPERATION, operation)                 \
-  X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)
+  X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)          \
+  X(VKSCAN_SPEC_STAGED_NODES, stagedNodes)
 
 struct SpecializationData {
 #define VKSCAN_SPEC_FIELD(id, field) uint32_t field;

@@ -43,13 +43,13 @@ auto tied(const PipelineKey& k) {
                   k.reverse, k.wideVectors, k.partialNodes, k.fullNodes, k.lineDims, k.chunked,
                   k.laneVectors, k.scalarLanes, k.lookbackPolls, k.inPlace, k.touchAhead,
                   k.rowsPerIteration, k.nodeBarrier, k.segmentLength, k.workgroupSize,
-                  k.storageBuffers, k.texelInput);
+                  k.storageBuffers, k.texelInput, k.stagedNodes);
 }
 
 auto tied(const PlanLimits& l) {
   return std::tie(l.subgroupSize, l.maxWorkgroupInvocations, l.maxWorkgroupCountX,
                   l.maxWorkgroupCountY, l.pushDescriptor, l.maxStorageBufferRange,
-                  l.minStorageBufferOffsetAlignment, l.subgroupShuffles);
+                  l.minStorageBufferOffsetAlignment, l.subgroupShuffles, l.maxSharedMemoryBytes);
 }
 
 }  // namespace

@@ -173,6 +173,10 @@ struct PipelineKey {
   // Chosen at record time, when the bindings are known (Operator keeps both
   // pipelines).
   bool texelInput = false;
+  // Rows stages: whole tiles move through shared memory, so that
+  // neighbouring invocations access neighbouring vectors (kernels/rows.glsl
+  // kStagedNodes); where the device's shared memory holds the tile.
+  bool stagedNodes = false;
 
   bool operator==(const PipelineKey& other) const noexcept;
 };
@@ -225,6 +229,9 @@ struct PlanLimits {
   // VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute shaders: the rows
   // kernels chain lanes with subgroupShuffleUp.
   bool subgroupShuffles = true;
+  // maxComputeSharedMemorySize: the rows kernels stage whole tiles where it
+  // holds one (16384 bytes, Vulkan's least, holds none).
+  uint32_t maxSharedMemoryBytes = 16384;
 
   // Every field (a new one must join tied() in common.cpp).
   bool operator==(const PlanLimits& other) const noexcept;

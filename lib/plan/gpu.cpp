@@ -5,6 +5,7 @@
 // devices without subgroup shuffles, take chunk walks, an invocation a line
 // (or a lane of adjacent lines) walking a subtree, with the carries as a
 // problem of their own.
+#include <algorithm>
 #include <cstdlib>
 
 #include "plan/planner.hpp"
@@ -20,6 +21,11 @@ uint64_t onePassScratchWords(uint64_t lines, uint64_t tiles, uint64_t accumulato
   for (uint64_t nodes = tiles; nodes > 1; nodes = ceilDiv(nodes, 16)) lineNodes += nodes;
   return 2 * lines * lineNodes * (accumulatorBytes / 4) + 2 * lines * tiles + 1;
 }
+
+// Shared memory of the rows kernels besides a staged tile: the workgroup's
+// chains and the look-back's slots (kernels/rows.glsl,
+// kernels/lookback_workgroup.glsl), rounded up.
+constexpr uint64_t kRowsSharedBytes = 4096;
 
 // The columns one-pass kernel's tile: 16 vectors of lines by 256 elements.
 constexpr uint32_t kColumnsWorkgroup = 256;
@@ -58,6 +64,10 @@ class GpuPlanner final : public Planner {
     if (p.axisLen <= tile) {
       uint32_t segmentLog2 = log2Exact(ceilDiv(p.axisLen, kNode));
       scan.params.shape = segmentLog2;
+      // Staged where each line fills its invocations' nodes and a subgroup's.
+      scan.pipeline.stagedNodes = stagesTiles(p.type, workgroup) && vector &&
+                                  p.axisLen == kNode << segmentLog2 &&
+                                  (uint64_t{1} << segmentLog2) >= stagedSegment(workgroup);
       emit(scan, ceilDiv(lines, workgroup >> segmentLog2));
       return;
     }
@@ -66,8 +76,22 @@ class GpuPlanner final : public Planner {
     setVectorLoads(onePass, vector);
     onePass.pipeline.workgroupSize = workgroup;
     onePass.params.shape = log2Exact(workgroup);
+    onePass.pipeline.stagedNodes = stagesTiles(p.type, workgroup) && vector;
     setLookbackTree(onePass, p, b, tiles);
     emit(onePass, lines * tiles);
+  }
+
+  // Whether the rows kernels' tile, as accumulators, fits the device's shared
+  // memory beside the rest (kernels/rows.glsl sStage).
+  bool stagesTiles(DataType type, uint32_t workgroup) const {
+    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(type));
+    return tuning_.rowsStagedNodes && tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+  }
+
+  // The invocations whose nodes move together: a subgroup, or the workgroup
+  // where that is narrower.
+  uint64_t stagedSegment(uint32_t workgroup) const {
+    return std::min<uint64_t>(limits_.subgroupSize, workgroup);
   }
 
   // The one-pass kernels' look-back over lines of `tiles` tiles

@@ -18,6 +18,7 @@ PlanLimits planLimitsOf(const DeviceLimits& device) {
   limits.minStorageBufferOffsetAlignment = device.minStorageBufferOffsetAlignment;
   limits.subgroupShuffles =
       (device.subgroupOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) != 0;
+  limits.maxSharedMemoryBytes = device.maxComputeSharedMemorySize;
   return limits;
 }
 

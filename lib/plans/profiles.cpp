@@ -9,7 +9,7 @@ namespace {
 
 DeviceProfile gpu(const char* name, const char* description, uint32_t subgroup,
                   uint32_t invocations, uint32_t countX, uint32_t countYZ, uint64_t range,
-                  uint64_t alignment, bool float64, bool forwardProgress) {
+                  uint64_t alignment, uint32_t sharedMemory, bool float64, bool forwardProgress) {
   DeviceProfile profile;
   profile.name = name;
   profile.description = description;
@@ -20,6 +20,7 @@ DeviceProfile gpu(const char* name, const char* description, uint32_t subgroup,
   profile.maxComputeWorkGroupCount[2] = countYZ;
   profile.maxStorageBufferRange = range;
   profile.minStorageBufferOffsetAlignment = alignment;
+  profile.maxComputeSharedMemorySize = sharedMemory;
   profile.pushDescriptor = true;
   profile.shaderInt64 = true;
   profile.shaderFloat64 = float64;
@@ -35,24 +36,27 @@ DeviceProfile gpu(const char* name, const char* description, uint32_t subgroup,
 std::vector<DeviceProfile> makeProfiles() {
   constexpr uint32_t k16Bits = 65535;
   constexpr uint64_t k32Bits = 0xFFFFFFFFu;
+  constexpr uint32_t k32KiB = 32768;
+  constexpr uint32_t k48KiB = 49152;
+  constexpr uint32_t k64KiB = 65536;
   std::vector<DeviceProfile> profiles = {
       gpu("nvidia", "NVIDIA Turing to Hopper, proprietary driver (warp of 32)", 32, 1024,
-          0x7FFFFFFFu, k16Bits, k32Bits, 16, true, true),
+          0x7FFFFFFFu, k16Bits, k32Bits, 16, k48KiB, true, true),
       gpu("amd", "AMD GCN and RDNA, RADV or AMDVLK (wave64, the reported default)", 64, 1024,
-          0xFFFFFFFFu, k16Bits, k32Bits, 4, true, true),
+          0xFFFFFFFFu, k16Bits, k32Bits, 4, k64KiB, true, true),
       gpu("amd-wave32", "AMD RDNA with VK_EXT_subgroup_size_control asking for wave32", 32, 1024,
-          0xFFFFFFFFu, k16Bits, k32Bits, 4, true, true),
+          0xFFFFFFFFu, k16Bits, k32Bits, 4, k64KiB, true, true),
       gpu("intel", "Intel Xe (Arc, Xe-LP), ANV, planning at its SIMD32 subgroup", 32, 1024, k16Bits,
-          k16Bits, uint64_t{1} << 30, 4, false, true),
+          k16Bits, uint64_t{1} << 30, 4, k64KiB, false, true),
       gpu("intel-simd16", "Intel Xe, ANV, compiled at SIMD16", 16, 1024, k16Bits, k16Bits,
-          uint64_t{1} << 30, 4, false, true),
+          uint64_t{1} << 30, 4, k64KiB, false, true),
       gpu("mali", "Arm Mali Valhall, Arm's driver (no forward-progress promise)", 16, 512, k16Bits,
-          k16Bits, uint64_t{1} << 27, 16, false, false),
+          k16Bits, uint64_t{1} << 27, 16, k32KiB, false, false),
       gpu("apple", "Apple M-series through MoltenVK (no forward-progress promise)", 32, 1024,
-          0x3FFFFFFFu, 0x3FFFFFFFu, 0x3FFFFFFFu, 16, false, false),
+          0x3FFFFFFFu, 0x3FFFFFFFu, 0x3FFFFFFFu, 16, k32KiB, false, false),
   };
   DeviceProfile lavapipe = gpu("lavapipe", "Mesa 22.3 lavapipe (llvmpipe, 256-bit), 2 workers", 8,
-                               1024, k16Bits, k16Bits, uint64_t{1} << 27, 16, true, false);
+                               1024, k16Bits, k16Bits, uint64_t{1} << 27, 16, k32KiB, true, false);
   lavapipe.cpuDevice = true;
   lavapipe.cpuWorkers = 2;
   profiles.push_back(lavapipe);

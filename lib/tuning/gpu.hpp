@@ -16,5 +16,7 @@ inline constexpr uint64_t kChunkTargetInvocations = uint64_t{1} << 16;
 inline constexpr uint64_t kChunkSmallProblem = uint64_t{1} << 14;
 // Bounded wait: Vulkan does not promise that an earlier workgroup makes progress.
 inline constexpr uint32_t kLookbackPolls = 256;
+// Coalesced: neighbouring invocations access neighbouring vectors, as GPUs' memory wants.
+inline constexpr bool kRowsStagedNodes = true;
 
 }  // namespace vkscan::detail::gpu_tuning

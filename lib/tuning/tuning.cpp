@@ -29,6 +29,7 @@ Tuning gpuTuning(uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
   tuning.wholeLineInvocations = kChunkTargetInvocations;
   tuning.chunkSmallProblem = kChunkSmallProblem;
   tuning.lookbackPolls = kLookbackPolls;
+  tuning.rowsStagedNodes = kRowsStagedNodes;
   return tuning;
 }
 

@@ -36,6 +36,9 @@ struct Tuning {
 
   // GPU planner: rows kernels' workgroup (256, a 4096-element tile, or 16).
   uint32_t rowsWorkgroupSize;
+  // GPU planner: rows kernels move whole tiles through shared memory, where
+  // it holds one (PipelineKey::stagedNodes).
+  bool rowsStagedNodes;
 
   // CPU-device planner; zero or false in a GPU's tuning.
   // Interleaved lines, and lines that would take the look-back pass, are
@@ -62,9 +65,10 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
   auto tied = [](const Tuning& t) {
     return std::tie(t.deviceClass, t.chunkWorkgroupSize, t.chunkWideWorkgroupInvocations,
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
-                    t.chunkSmallProblem, t.lookbackPolls, t.rowsWorkgroupSize, t.wholeLineShortfall,
-                    t.chunkLookbackMaxElements, t.cpuWorkers, t.chunkTouchAheadStrideBytes,
-                    t.chunkLaneGroups, t.chunkRealign, t.texelInput, t.chunkNodeBarriers);
+                    t.chunkSmallProblem, t.lookbackPolls, t.rowsWorkgroupSize, t.rowsStagedNodes,
+                    t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
+                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
+                    t.chunkNodeBarriers);
   };
   return tied(a) == tied(b);
 }

@@ -253,6 +253,52 @@ TEST_CASE("long axes: multi-level carries in rows and columns") {
   }
 }
 
+// Issue 47: the rows kernels move whole tiles through shared memory where it
+// holds one (kernels/rows.glsl kStagedNodes), so that neighbouring lanes
+// access neighbouring vectors; a line's partial last tile, and every tile
+// where the tuning says no, move node by node. Most suites run the staged
+// tiles already (4-byte types in workgroups of 256, every type in workgroups
+// of 16); here the plans say which path runs, and both run for FLOAT32 on
+// 256, and for the emulated 64-bit and packed-halves builds on 16 (lavapipe's
+// 32 KiB hold no 64-bit tile of 4096).
+TEST_CASE("rows kernels: tiles staged through shared memory and node by node") {
+  struct Config {
+    test::Profile profile;
+    uint32_t workgroup;
+    bool staged;
+    std::vector<DataType> types;
+  };
+  const Config configs[] = {
+      {test::Profile::GpuTuning, 256, false, {DataType::Float32}},
+      {test::Profile::GpuTuning, 256, true, {DataType::Float32, DataType::UInt64}},
+      {test::Profile::EmulatedGpuTuning, 16, true, {DataType::UInt64, DataType::Float16}},
+  };
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::GpuTuning, test::Profile::EmulatedGpuTuning});
+  for (const Config& config : configs) {
+    if (std::find(profiles.begin(), profiles.end(), config.profile) == profiles.end()) continue;
+    Device::Impl& impl = Device::Access::impl(test::testDevice(config.profile));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    impl.tuning.rowsWorkgroupSize = config.workgroup;
+    impl.tuning.rowsStagedNodes = config.staged;
+    const uint32_t tile = config.workgroup * 16;
+    for (DataType type : config.types) {
+      uint64_t tileBytes = uint64_t{tile} * dataTypeSize(detail::accumulationType(type));
+      bool fits = tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
+      CAPTURE(fits);
+      // Five whole tiles and a partial one; rows of one tile each.
+      for (const CumulativeSummationDesc& desc :
+           {test::packedDesc(type, {5 * tile + 48}, 0), test::packedDesc(type, {6, tile}, 1)}) {
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK(plan.dispatches[0].pipeline.workgroupSize == config.workgroup);
+        CHECK(plan.dispatches[0].pipeline.stagedNodes == (config.staged && fits));
+        checkTypeModes(desc, 120 + tile, config.profile);
+      }
+    }
+  }
+}
+
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
   const std::vector<test::Profile> profiles = test::testedProfiles();
   for (test::Profile profile : profiles) {

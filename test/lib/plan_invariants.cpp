@@ -137,6 +137,7 @@ class Checker {
     // Touching ahead is for interleaved walks only, and the flag that keeps
     // the touched words alive must never be set (it stores them).
     expect(!d.pipeline.touchAhead || isInterleaved(stage), "only interleaved walks touch ahead");
+    expect(!d.pipeline.stagedNodes || isRows(stage), "staged nodes only in rows stages");
     expect((p.flags & VKSCAN_FLAG_NEVER_SET) == 0, "the never-set flag is clear");
     // A workgroup barrier needs every invocation to meet it as often: whole
     // lines, whose walks all have the same nodes, and no workgroup partly
@@ -184,6 +185,20 @@ class Checker {
       expect(uint64_t{p.chunksPerLine} * tile >= p.axisLen, "the tiles cover the line");
       expect((uint64_t{p.chunksPerLine} - 1) * tile < p.axisLen, "no empty tile");
       expect(d.pipeline.stage == Stage::RowsOnePass, "tiled lines in one pass");
+    }
+    // A staged tile (kernels/rows.glsl sStage) moves on vectors and fits the
+    // device's shared memory with the rest; a rows scan stages only lines
+    // that fill their nodes and a subgroup's.
+    if (d.pipeline.stagedNodes) {
+      uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
+      expect(d.pipeline.vectorLoads, "staged nodes on vectors");
+      expect(tile * accSize + 4096 <= limits_.maxSharedMemoryBytes,
+             "a staged tile fits shared memory");
+      if (p.chunksPerLine == 1) {
+        expect(p.axisLen == uint64_t{16} << p.shape, "staged lines fill their nodes");
+        expect((uint64_t{1} << p.shape) >= std::min<uint64_t>(limits_.subgroupSize, wg),
+               "staged lines fill a subgroup");
+      }
     }
   }
 

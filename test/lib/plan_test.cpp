@@ -787,6 +787,51 @@ TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
   CHECK(small.dispatches.back().pipeline.workgroupSize == 16);
 }
 
+// Issue 47: neighbouring invocations access neighbouring vectors. The rows
+// kernels move whole tiles through shared memory where it holds one, as
+// accumulators, beside 4 KiB of the rest (Vulkan's least, 16 KiB, holds no
+// FLOAT32 tile of 4096).
+TEST_CASE("plan: GPU rows kernels stage tiles where shared memory holds them") {
+  auto staged = [](const CumulativeSummationDesc& desc, uint32_t sharedBytes,
+                   uint32_t subgroup = 32, bool tuned = true) {
+    PlanLimits limits{subgroup, 1024, 65535, 65535};
+    limits.maxSharedMemoryBytes = sharedBytes;
+    Tuning tuning = tuningFor(DeviceClass::Gpu, subgroup, 1024, {});
+    tuning.rowsStagedNodes = tuned;
+    Plan plan = makePlan(normalize(desc), limits, tuning);
+    REQUIRE(plan.dispatches.size() == 1);
+    Stage stage = plan.dispatches[0].pipeline.stage;
+    CHECK((stage == Stage::RowsOnePass || stage == Stage::RowsScan));
+    checkInvariants(desc, plan, limits);
+    return plan.dispatches[0].pipeline.stagedNodes;
+  };
+  auto line = [](DataType type, std::vector<uint32_t> sizes) {
+    return vkscan::test::packedDesc(type, sizes, static_cast<uint32_t>(sizes.size() - 1));
+  };
+  // 1-D lines in one pass: a FLOAT32 tile of 4096 is 16 KiB, a FLOAT64 one
+  // 32 KiB, a FLOAT16 one 16 KiB (it sums in FP32).
+  CHECK(staged(line(DataType::Float32, {1u << 20}), 49152));
+  CHECK(staged(line(DataType::Float64, {1u << 20}), 49152));
+  CHECK(staged(line(DataType::Float16, {1u << 20}), 32768));
+  CHECK_FALSE(staged(line(DataType::UInt64, {1u << 20}), 32768));
+  CHECK(staged(line(DataType::UInt64, {1u << 20}), 32768 + 4096));
+  CHECK_FALSE(staged(line(DataType::Float32, {1u << 20}), 16384));
+  CHECK(staged(line(DataType::Float32, {1u << 20}), 16384 + 4096));
+  CHECK_FALSE(staged(line(DataType::Float32, {1u << 20}), 49152, 32, false));
+  // Lines of one tile: where each fills its nodes and a subgroup's.
+  CHECK(staged(line(DataType::Float32, {100, 4096}), 49152));
+  CHECK(staged(line(DataType::Float32, {100, 512}), 49152));
+  CHECK_FALSE(staged(line(DataType::Float32, {100, 256}), 49152));
+  CHECK(staged(line(DataType::Float32, {100, 256}), 49152, 16));
+  CHECK_FALSE(staged(line(DataType::Float32, {100, 4000}), 49152));
+  CHECK_FALSE(staged(line(DataType::Float32, {1u << 20, 16}), 49152));
+  // Lines off vectors move node by node.
+  CumulativeSummationDesc offVectors = line(DataType::Float32, {100, 4096});
+  offVectors.input.strides = {4097, 1};
+  offVectors.output.strides = {4097, 1};
+  CHECK_FALSE(staged(offVectors, 49152));
+}
+
 TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and the range allow") {
   auto plan = [](const CumulativeSummationDesc& desc, const DeviceModel& device, bool push,
                  uint64_t range, uint64_t alignment = 64) {
