@@ -12,7 +12,9 @@
 #
 # Environment, bundle: JOBS (parallel build jobs, 2), VKSCAN_SPIRV_FROM (a build
 # tree of the same kernels to take SPIR-V from), GPU_CHECK_LIMIT_MIB (largest
-# bundle, 60: the device tool carries 64 MiB with the working tree).
+# bundle, 60: the device tool carries 64 MiB with the working tree),
+# GPU_CHECK_BASELINE (a commit whose library and benchmark the run also times,
+# on GPU_CHECK_BASELINE_CASES, in the same run: an A/B of a kernel change).
 # Environment, run: GPU_CHECK_DEVICE (VKSCAN_DEVICE for every step, NVIDIA),
 # GPU_CHECK_ALLOW_CPU=1 (accept a CPU device such as lavapipe: to rehearse the run
 # where there is no GPU), GPU_CHECK_QUICK=1 (vkscan-bench --quick
@@ -20,11 +22,13 @@
 # arguments for every test binary, e.g. a -tc= filter), GPU_CHECK_TOTAL_S (480),
 # GPU_CHECK_FOCUS_ARGS and GPU_CHECK_FOCUS_PROFILES (doctest arguments and
 # VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: known failures),
-# GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_").
+# GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
+# GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m 1d_256m
+# rows_16k": substrings, as --case takes them).
 set -uo pipefail
 
 usage() {
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -67,6 +71,11 @@ bundle() {
   cp -P "$build"/lib/libvkscan.so* "$stage/lib/"
   cp "$build/bin/vkscan" "$build/bin/vkscan-bench" "$stage/bin/"
   for t in "${TESTS[@]}"; do cp "$build/bin/$t" "$stage/tests/"; done
+  local parts=(bin lib tests)
+  if [[ -n ${GPU_CHECK_BASELINE:-} ]]; then
+    bundle_baseline "$root" "$GPU_CHECK_BASELINE" "$stage/baseline" || return 1
+    parts+=(baseline)
+  fi
   find "$stage" -type f -exec strip --strip-unneeded {} +
 
   # Debian's loader for amd64, whatever this machine's architecture, with a
@@ -89,7 +98,7 @@ bundle() {
   # Drop test binaries, least wanted first, until the bundle fits.
   local kept=("${TESTS[@]}") left_out=()
   while :; do
-    tar -czf "$dir/vkscan-gpu.tar.gz" -C "$stage" bin lib tests
+    tar -czf "$dir/vkscan-gpu.tar.gz" -C "$stage" "${parts[@]}"
     local kib
     kib=$(du -sk "$dir" | cut -f1)
     if ((kib <= limit_mib * 1024)) || ((${#kept[@]} == 0)); then break; fi
@@ -104,6 +113,8 @@ bundle() {
     echo "commit $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
     echo "made $(date -u +%FT%TZ) on $(uname -m)"
     echo "tests ${kept[*]}"
+    [[ -n ${GPU_CHECK_BASELINE:-} ]] &&
+      echo "baseline $(git -C "$root" rev-parse "$GPU_CHECK_BASELINE")"
     echo "left_out ${left_out[*]}"
   } >"$dir/MANIFEST"
   if ((${#left_out[@]} > 0)); then
@@ -111,6 +122,25 @@ bundle() {
   fi
   log "bundle $dir: $(du -sh "$dir" | cut -f1) (limit ${limit_mib} MiB); tests: ${kept[*]}"
   ls -l "$dir" >&2
+}
+
+# The library and benchmark of commit $2 of the checkout at $1, built in
+# build-gpu-baseline/ from its own sources, into $3/bin and $3/lib.
+bundle_baseline() {
+  local root=$1 commit=$2 into=$3
+  local base=$root/build-gpu-baseline
+  rm -rf "$base/src"
+  mkdir -p "$base/src" "$into/bin" "$into/lib"
+  git -C "$root" archive "$commit" | tar -x -C "$base/src" || {
+    log "baseline $commit: git archive failed"
+    return 1
+  }
+  cmake -S "$base/src" -B "$base/build" -DCMAKE_BUILD_TYPE=Release -DVKSCAN_BUILD_TESTS=OFF \
+    -DVKSCAN_BUILD_TOOLS=ON >"$base/configure.log" 2>&1 ||
+    { cat "$base/configure.log" >&2; return 1; }
+  cmake --build "$base/build" -j "${JOBS:-2}" --target vkscan vkscan-bench || return 1
+  cp -P "$base/build"/lib/libvkscan.so* "$into/lib/"
+  cp "$base/build/bin/vkscan-bench" "$into/bin/"
 }
 
 # --- run -------------------------------------------------------------------
@@ -236,6 +266,18 @@ if bench:
         bar("latency [1,1,3,4] < 10 us GPU time", float(bench["latency"]["vkscan_us"]) < 10)
     lines.append("bars of issue 47 (for an H100):")
     lines += bars
+    baseline = rows("bench-baseline.csv")
+    if baseline:
+        lines.append("baseline (MANIFEST's commit) in the same run: GPU time, and this "
+                     "build's over the baseline's:")
+        lines.append(f"  {'case':15s} {'baseline_us':>11s} {'this_us':>10s} {'ratio':>7s} check")
+        for case, b in baseline.items():
+            r = bench.get(case)
+            bus = float(b["vkscan_us"])
+            tus = float(r["vkscan_us"]) if r else None
+            ratio = f"{tus / bus:7.3f}" if tus else "    n/a"
+            tcol = f"{tus:10.1f}" if tus else "       n/a"
+            lines.append(f"  {case:15s} {bus:11.1f} {tcol} {ratio} {b['check']}")
 else:
     lines.append("no bench.csv: see bench.log for the cases that finished")
 text = "\n".join(lines) + "\n"
@@ -294,6 +336,20 @@ run() {
     echo "torch,skipped,0,-" >>"$STEPS_CSV"
   else
     step torch 60 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
+  fi
+  if [[ -x $work/baseline/bin/vkscan-bench ]]; then
+    # The same cases on the baseline's library (LD_LIBRARY_PATH comes before
+    # the binaries' own RUNPATH).
+    local cases=() name
+    for name in ${GPU_CHECK_BASELINE_CASES:-1d_1m 1d_16m 1d_256m rows_16k}; do
+      cases+=(--case "$name")
+    done
+    [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && cases+=(--quick --device-local)
+    export BASELINE_CSV=$OUT/bench-baseline.csv
+    # shellcheck disable=SC2016  # expanded by the inner shell
+    step bench-baseline 100 env LD_LIBRARY_PATH="$work/baseline/lib:$LD_LIBRARY_PATH" \
+      bash -c 'exec "$@" --csv >"$BASELINE_CSV"' bench "$work/baseline/bin/vkscan-bench" \
+      --gpu-matrix --txt "$OUT/bench-baseline.txt" "${cases[@]}"
   fi
   run_tests "$work"
   rm -rf "$work"
