@@ -103,6 +103,21 @@ uint valueIndex(uint line, uint d, uint j) {
 }
 uint inclusiveIndex(uint line, uint d, uint j) { return valueIndex(line, d, j) + 1u; }
 
+// The tile completes node j at level d, whose value is `value` and whose
+// earlier siblings sum to `before`: publishes its I; where the tile also
+// completes the parent (the last of 16 siblings, below the root), publishes
+// the parent's V, which is that I, sets `value` to it and returns true.
+bool publishCompleted(uint line, uint d, uint j, ACC_T before, inout ACC_T value) {
+  precise ACC_T inclusive = combine(before, value);
+  publishLater(inclusiveIndex(line, d, j), inclusive);
+  bool parent = (j & 15u) == 15u && d + 1u < gLevels;
+  if (parent) {
+    value = inclusive;
+    publishLater(valueIndex(line, d + 1u, j / 16u), value);
+  }
+  return parent;
+}
+
 // V of tile `tile` (level 0) reduced from memory; in place, its collision
 // record where complete, or a sum kept from an earlier round of this
 // look-back (checked since) instead, and a new one is kept and marks the
@@ -269,15 +284,7 @@ ACC_T tileCarry(uint line, uint tile, ACC_T tileValue) {
   precise ACC_T value = tileValue;
   for (uint d = 0u; d < gLevels; ++d) {
     before[d] = earlierSiblings(line, d, j);
-    if (complete) {
-      precise ACC_T inclusive = combine(before[d], value);
-      publishLater(inclusiveIndex(line, d, j), inclusive);
-      complete = (j & 15u) == 15u && d + 1u < gLevels;
-      if (complete) {
-        value = inclusive;
-        publishLater(valueIndex(line, d + 1u, j / 16u), value);
-      }
-    }
+    if (complete) complete = publishCompleted(line, d, j, before[d], value);
     j /= 16u;
   }
   precise ACC_T carry = identity();

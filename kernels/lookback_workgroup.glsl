@@ -94,14 +94,7 @@ void findLevels(uint line, uint tile, bool computeSilent) {
   }
   while (gCompletes && gPublishLevel < gLevels && levelFound(gPublishLevel)) {
     uint d = gPublishLevel;
-    uint j = ancestorAt(tile, d);
-    precise ACC_T inclusive = combine(sLevelBefore[d], gCompletedValue);
-    publishLater(inclusiveIndex(line, d, j), inclusive);
-    gCompletes = (j & 15u) == 15u && d + 1u < gLevels;
-    if (gCompletes) {
-      gCompletedValue = inclusive;
-      publishLater(valueIndex(line, d + 1u, j / 16u), inclusive);
-    }
+    gCompletes = publishCompleted(line, d, ancestorAt(tile, d), sLevelBefore[d], gCompletedValue);
     ++gPublishLevel;
   }
 }
