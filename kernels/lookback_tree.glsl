@@ -6,13 +6,14 @@
 // and including it (L + V). The carry into node j at level d is
 // X_d(j) = X_{d+1}(j / 16) + L_d(j), L_d(j) being the serial sum of the
 // values of nodes 16*(j/16) .. j-1; so a tile needs L at each level of its
-// ancestors, at most 15 values each. It looks back from the nearest earlier
-// sibling to the first with a published I, and adds the V after it in
-// order. A tile publishes V and I of its own tile, and of every ancestor it
-// completes (the last of 16 siblings): V of the parent is I of its last
-// child (publishLater()). A value still unpublished after kPolls reads is computed by the
-// looking invocation from its descendants, reducing tiles from memory only
-// where none published (decoupled fallback).
+// ancestors, at most 15 values each. tileCarry() walks the levels in one
+// invocation (columns_onepass.comp, a looking invocation per line); the rows
+// kernel walks them on its whole workgroup (lookback_workgroup.glsl). A tile
+// publishes V and I of its own tile, and of every ancestor it completes (the
+// last of 16 siblings): V of the parent is I of its last child
+// (publishCompleted()). A value still unpublished after kPolls reads is
+// computed by the looking invocation from its descendants, reducing tiles
+// from memory only where none published (decoupled fallback).
 //
 // Aux (scratch), in 32-bit words, all filled with kUnpublished by the host:
 // for each line, M nodes of two accumulators (V, I), M the nodes of every
@@ -218,8 +219,7 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
   // The nearest sibling's I is often published (columns, whose tiles along
   // the axis finish in order); where it is not, every earlier sibling's I
   // (or else V) is read at once: the reads are independent, so they overlap
-  // where one after the other each would wait its own round trip (1-D lines
-  // of 2^16 tiles on GPUs).
+  // where one after the other each would wait its own round trip.
   ACC_T nearest;
   if (readPublished(inclusiveIndex(line, d, j - 1u), nearest)) return nearest;
   ACC_T heard[15];

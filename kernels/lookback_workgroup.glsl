@@ -49,7 +49,7 @@ void readSlot(uint line, uint tile, uint s) {
   uint count = j & 15u;
   if (i >= count || levelFound(d)) return;
   uint node = (j & ~15u) + i;
-  // Both reads are issued before either is waited for.
+  // Neither read depends on the other's result, so both can be in flight.
   bool nearest = i + 1u == count && !sNearestHeard[d];
   bool silent = sSlotState[s] == kSlotSilent;
   ACC_T inclusive;
@@ -74,7 +74,8 @@ void findLevels(uint line, uint tile, bool computeSilent) {
     uint j = ancestorAt(tile, d);
     uint count = j & 15u;
     precise ACC_T before = identity();
-    if (count != 0u && sNearestHeard[d]) {
+    // Only a level with siblings has a nearest one to hear.
+    if (sNearestHeard[d]) {
       before = sNearest[d];
     } else {
       bool blocked = false;

@@ -164,10 +164,12 @@ bool tileStaged(RowTask task) {
              OFFSET_T(p.axisLen);
 }
 
-// Staged accesses of the invocation's segment: its region of sStage, the
-// invocation's node there in memory order, and the element offset of the
-// segment's lowest vector in a line starting at `line`.
+// Staged accesses of the invocation's segment: its nodes, the invocation's
+// lane, its region of sStage, the invocation's node there in memory order,
+// and the element offset of the segment's lowest vector in a line starting
+// at `line`.
 struct Segment {
+  uint size;
   uint lane;
   uint region;
   uint node;
@@ -176,22 +178,21 @@ struct Segment {
 
 Segment segmentOf(RowTask task, OFFSET_T line) {
   Segment s;
-  uint segment = stagedSegment();
+  s.size = stagedSegment();
   uint place = placeInWorkgroup();
-  s.lane = place & (segment - 1u);
+  s.lane = place & (s.size - 1u);
   s.region = (place - s.lane) * uint(NODE_VECS);
-  s.node = kReverse ? segment - 1u - s.lane : s.lane;
+  s.node = kReverse ? s.size - 1u - s.lane : s.lane;
   OFFSET_T first = task.k0 - OFFSET_T(s.lane * NODE);
-  s.lowest = nodeLowest(line, kReverse ? first + OFFSET_T((segment - 1u) * NODE) : first);
+  s.lowest = nodeLowest(line, kReverse ? first + OFFSET_T((s.size - 1u) * NODE) : first);
   return s;
 }
 
 void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
   Segment s = segmentOf(task, task.inLine);
-  uint segment = stagedSegment();
   if (task.valid) {
     [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      uint a = uint(q) * segment + s.lane;
+      uint a = uint(q) * s.size + s.lane;
       sStage[s.region + stageSlot(a)] = loadInVec(s.lowest + OFFSET_T(a * uint(VEC_N)));
     }
   }
@@ -211,7 +212,6 @@ void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
 // reads until the barrier.
 void storeStagedNode(RowTask task, ACC_T v[NODE]) {
   Segment s = segmentOf(task, task.outLine);
-  uint segment = stagedSegment();
   ACC_VEC_T w[NODE_VECS];
   vecsOfNode(v, w);
   [[unroll]] for (int c = 0; c < NODE_VECS; ++c) {
@@ -221,7 +221,7 @@ void storeStagedNode(RowTask task, ACC_T v[NODE]) {
   subgroupBarrier();
   if (task.valid) {
     [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      uint a = uint(q) * segment + s.lane;
+      uint a = uint(q) * s.size + s.lane;
       storeOutVec(s.lowest + OFFSET_T(a * uint(VEC_N)), sStage[s.region + stageSlot(a)]);
     }
   }
