@@ -65,8 +65,9 @@ void checkAgainstReference(const CumulativeSummationDesc& desc, bool inPlace, ui
   uint64_t inElements = desc.input.totalBytes() / elementSize + 1;
   std::vector<uint8_t> input = test::randomElements(desc.input.dataType, inElements, seed);
   input.resize(desc.input.totalBytes());
+  uint64_t outElements = desc.output.totalBytes() / dataTypeSize(desc.output.dataType) + 1;
   std::vector<uint8_t> initialOutput =
-      test::randomElements(desc.output.dataType, inElements + desc.output.totalBytes(), seed + 1);
+      test::randomElements(desc.output.dataType, outElements, seed + 1);
   initialOutput.resize(desc.output.totalBytes());
   std::vector<uint8_t> expected = inPlace ? input : initialOutput;
   test::referenceCumsum(desc, input, expected);
