@@ -481,10 +481,10 @@ bool hasPartialNode(ChunkTask task) { return ((task.kEnd - task.kBegin) & (NODE 
 // One row of a streamed node: its output given the carry x1, and the running
 // sum `s` moved past it. `zero`: the exclusive scan's first output of a
 // line that reads +0.0 (firstIsPositiveZero()).
-LANE_T streamRow(inout LANE_T s, LANE_T v, LANE_T x1, bool zero) {
+LANE_T streamRow(inout LANE_T s, LANE_T v, LANE_T x1, bool exclusive, bool zero) {
   precise LANE_T before = s;
   precise LANE_T after = laneCombine(before, v);
-  precise LANE_T outValue = laneCombine(x1, kExclusive ? before : after);
+  precise LANE_T outValue = laneCombine(x1, exclusive ? before : after);
   s = after;
   return zero ? LANE_SPLAT(exclusiveFirst()) : outValue;
 }
@@ -503,7 +503,8 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
   OFFSET_T outStride = toOffset(p.outAxisStride);
   OFFSET_T inBase = task.inLine + k0 * inStride;
   OFFSET_T outBase = task.outLine + k0 * outStride;
-  bool zeroFirst = kExclusive && k0 == 0 && firstIsPositiveZero();
+  bool exclusive = exclusiveScan();
+  bool zeroFirst = exclusive && k0 == 0 && firstIsPositiveZero();
   precise LANE_T s = laneIdentity();
 #ifdef VKSCAN_WIDE
   // Lanes of one vector whose rows lie back to back (the host's promise with
@@ -521,7 +522,7 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
         int slot = kReverse ? WIDE_VECS - 1 - r : r;
         LANE_T v = laneIdentity();
         LANE_VEC(v, 0) = accVecOfWide(unit, slot);
-        LANE_T outValue = streamRow(s, v, x1, zeroFirst && step + r == 0);
+        LANE_T outValue = streamRow(s, v, x1, exclusive, zeroFirst && step + r == 0);
 #ifdef VKSCAN_WIDE_STORES
         setWideAccVec(outUnit, slot, LANE_VEC(outValue, 0));
 #else
@@ -543,7 +544,8 @@ LANE_T streamInterleavedNode(ChunkTask task, OFFSET_T k0, bool full, bool scan, 
     [[unroll]] for (int r = 0; r < 2; ++r) {
       int j = step + r;
       if (uint(r) < kRowsPerIteration && uint(j) < present) {
-        LANE_T outValue = streamRow(s, loadLane(inBase + j * inStride), x1, zeroFirst && j == 0);
+        LANE_T outValue = streamRow(s, loadLane(inBase + j * inStride), x1, exclusive,
+                                   zeroFirst && j == 0);
         if (scan) storeLane(outBase + j * outStride, outValue);
       }
     }
@@ -760,17 +762,14 @@ LANE_T nodeCarry(inout Walk walk, uint node) {
 // The outputs of the node at traversal index k0 with values v and carry x1;
 // returns the node's total.
 LANE_T scanNodeValues(OFFSET_T k0, LANE_T x1, LANE_T v[NODE], out LANE_T outValues[NODE]) {
+  bool exclusive = exclusiveScan();
   precise LANE_T s = laneIdentity();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
-    if (kExclusive) {
-      outValues[j] = laneCombine(x1, s);
-      s = laneCombine(s, v[j]);
-    } else {
-      s = laneCombine(s, v[j]);
-      outValues[j] = laneCombine(x1, s);
-    }
+    precise LANE_T before = s;
+    s = laneCombine(s, v[j]);
+    outValues[j] = laneCombine(x1, exclusive ? before : s);
   }
-  if (kExclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(exclusiveFirst());
+  if (exclusive && k0 == 0 && firstIsPositiveZero()) outValues[0] = LANE_SPLAT(exclusiveFirst());
   return s;
 }
 #endif
@@ -833,12 +832,14 @@ void scanSegmentedNode(ChunkTask task, OFFSET_T k0, bool full, LANE_T x1, inout 
   LANE_T v[NODE];
   loadChunkNode(task, k0, full, v);
   LANE_T outValues[NODE];
+  bool exclusive = exclusiveScan();
+  bool zeroFirst = exclusive && firstIsPositiveZero();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     bool first = position == 0u;
     precise LANE_T before = first ? laneIdentity() : running;
     precise LANE_T after = laneCombine(before, v[j]);
-    precise LANE_T value = laneCombine(x1, kExclusive ? before : after);
-    outValues[j] = kExclusive && first && firstIsPositiveZero() ? exclusiveFirst() : value;
+    precise LANE_T value = laneCombine(x1, exclusive ? before : after);
+    outValues[j] = zeroFirst && first ? exclusiveFirst() : value;
     running = after;
     position = position + 1u == kSegmentLength ? 0u : position + 1u;
   }

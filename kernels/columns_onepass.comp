@@ -132,13 +132,14 @@ void main() {
   ACC_VEC_T carry = identityVec();
   [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(carry, c, sCarry[lane * uint(VEC_N) + uint(c)]);
   precise ACC_VEC_T x = combine(carry, sNodeBefore[t]);
+  bool exclusive = exclusiveScan();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     uint k = k0 + uint(j);
     if (k >= p.axisLen) break;
     precise ACC_VEC_T partial =
-        kExclusive ? (j == 0 ? identityVec() : inclusive[j - 1]) : inclusive[j];
+        exclusive ? (j == 0 ? identityVec() : inclusive[j - 1]) : inclusive[j];
     ACC_VEC_T result = combine(x, partial);
-    if (kExclusive && k == 0u && firstIsPositiveZero()) result = splatAcc(exclusiveFirst());
+    if (exclusive && k == 0u && firstIsPositiveZero()) result = splatAcc(exclusiveFirst());
     storeOutVec(outLine + OFFSET_T(k) * toOffset(p.outAxisStride), result);
   }
 }

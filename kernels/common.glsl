@@ -56,7 +56,14 @@
 layout(push_constant, std430) uniform PushConstants { ScanParams p; };
 
 layout(local_size_x_id = VKSCAN_SPEC_WORKGROUP_SIZE) in;
-layout(constant_id = VKSCAN_SPEC_EXCLUSIVE) const bool kExclusive = false;
+layout(constant_id = VKSCAN_SPEC_EXCLUSIVE) const uint kExclusive = 0u;
+
+// Scan stages: each output leaves its own element out.
+bool exclusiveScan() {
+  return kExclusive == VKSCAN_EXCLUSIVE_FROM_FLAGS ? (p.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u
+                                                   : kExclusive != 0u;
+}
+
 layout(constant_id = VKSCAN_SPEC_VECTOR_LOADS) const bool kVectorLoads = false;
 layout(constant_id = VKSCAN_SPEC_REVERSE) const bool kReverse = false;
 layout(constant_id = VKSCAN_SPEC_PARTIAL_NODES) const bool kPartialNodes = true;

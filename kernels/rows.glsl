@@ -298,13 +298,14 @@ ACC_T nodeCarry(ACC_T tileCarry) {
 // so that they need not stay in registers through a look-back).
 void storeScannedNode(RowTask task, ACC_T v[NODE], ACC_T tileCarry) {
   precise ACC_T x = nodeCarry(tileCarry);
+  bool exclusive = exclusiveScan();
   precise ACC_T s = identity();
   ACC_T outValues[NODE];
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     precise ACC_T partial = s;
     s = combine(s, v[j]);
-    outValues[j] = combine(x, kExclusive ? partial : s);
+    outValues[j] = combine(x, exclusive ? partial : s);
   }
-  if (kExclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = exclusiveFirst();
+  if (exclusive && task.k0 == 0 && firstIsPositiveZero()) outValues[0] = exclusiveFirst();
   storeTileNode(task, outValues);
 }

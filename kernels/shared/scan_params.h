@@ -35,6 +35,9 @@ using uint = uint32_t;
 // plain chunk stages: neighbouring invocations take neighbouring chunks of one
 // line, not the same chunk of neighbouring lines (see chunkTask())
 #define VKSCAN_FLAG_LINE_MAJOR_CHUNKS 4u
+// scan stages: each output leaves its own element out (exclusive); read where
+// the pipeline's VKSCAN_SPEC_EXCLUSIVE is VKSCAN_EXCLUSIVE_FROM_FLAGS
+#define VKSCAN_FLAG_EXCLUSIVE 8u
 // Never set by the host: the chunk kernels' touched words (kTouchAhead) feed
 // a store made only under it, so that compilers keep those reads (a read
 // whose value goes unused is dropped).

@@ -10,8 +10,10 @@
 
 // Invocations per workgroup (local_size_x_id).
 #define VKSCAN_SPEC_WORKGROUP_SIZE 0
-// bool: exclusive sums.
+// Scan stages: 0 inclusive, 1 exclusive, or VKSCAN_EXCLUSIVE_FROM_FLAGS: as
+// the dispatch's VKSCAN_FLAG_EXCLUSIVE says, one pipeline for both modes.
 #define VKSCAN_SPEC_EXCLUSIVE 1
+#define VKSCAN_EXCLUSIVE_FROM_FLAGS 2u
 // bool: vector loads allowed.
 #define VKSCAN_SPEC_VECTOR_LOADS 2
 // bool: reverse (with vector loads: the axis strides are -1).

@@ -39,7 +39,7 @@ std::string describeDispatch(const Dispatch& dispatch) {
   if (dispatch.hasAux) text += ", carries in scratch";
   if (dispatch.clearBytes != 0) text += ", clears " + std::to_string(dispatch.clearBytes) + " B";
   if (key.storageBuffers) text += ", storage buffers";
-  if (key.exclusive) text += ", exclusive";
+  if ((dispatch.params.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u) text += ", exclusive";
   if (key.reverse) text += ", reverse";
   return text;
 }

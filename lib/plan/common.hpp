@@ -102,6 +102,15 @@ static_assert(static_cast<uint32_t>(ScanOperation::Sum) == VKSCAN_OPERATION_SUM 
 // between them and scratch touch (Planner::planCarried()).
 enum class BufferRole : uint8_t { None, Input, Output, Scratch, Indices, CarryIn, Totals };
 
+// How a scan kernel knows whether it is exclusive (VKSCAN_SPEC_EXCLUSIVE):
+// compiled in, or read from the dispatch's VKSCAN_FLAG_EXCLUSIVE, so that an
+// inclusive and an exclusive scan share one pipeline.
+enum class Exclusivity : uint32_t {
+  Inclusive = 0,
+  Exclusive = 1,
+  FromFlags = VKSCAN_EXCLUSIVE_FROM_FLAGS,
+};
+
 // Everything that selects a pipeline. Two dispatches with equal keys share
 // one VkPipeline; rank, axis and direction are normalised away before this.
 struct PipelineKey {
@@ -111,7 +120,9 @@ struct PipelineKey {
   // maximum and minimum compare integers as signed (Problem::signedValues).
   uint32_t operation = VKSCAN_OPERATION_SUM;
   bool signedValues = false;
-  bool exclusive = false;
+  // Scan stages: FromFlags, or compiled in for chunk scans where
+  // Tuning::chunkExclusivityCompiled (Planner::emit()).
+  Exclusivity exclusive = Exclusivity::Inclusive;
   bool vectorLoads = false;
   // With vectorLoads, or in realigned stages: the axis runs down through
   // memory (strides -1); with wideVectors on interleaved lanes of one vector: likewise (strides of

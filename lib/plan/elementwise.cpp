@@ -42,7 +42,7 @@ class ElementwisePlanner final : public Planner {
       d.pipeline.signedValues = false;
     }
     d.pipeline.operation = VKSCAN_OPERATION_SUM;
-    d.pipeline.exclusive = false;
+    d.pipeline.exclusive = Exclusivity::Inclusive;
     d.params.flags = 0;
     d.pipeline.workgroupSize = std::min(kWorkgroupSize, limits_.maxWorkgroupInvocations);
     uint64_t elements = p.lineCount() * p.axisLen;

@@ -153,9 +153,6 @@ Dispatch Planner::makeDispatch(Stage stage, const Problem& p, BufferRole in, uin
   d.pipeline.type = p.type;
   d.pipeline.operation = static_cast<uint32_t>(p.operation);
   d.pipeline.signedValues = p.signedValues;
-  d.pipeline.exclusive = p.exclusive && (stage == Stage::RowsScan || stage == Stage::ChunkScan ||
-                                         stage == Stage::ChunkScanInterleaved ||
-                                         stage == Stage::ChunkScanRealigned || looksBack(stage));
   uint64_t size = dataTypeSize(p.type);
   d.in = in;
   d.inByteOffset = inOffset + static_cast<uint64_t>(p.inBase) * size;
@@ -178,6 +175,11 @@ Dispatch Planner::makeDispatch(Stage stage, const Problem& p, BufferRole in, uin
   params.lineCount = static_cast<uint32_t>(p.lineCount());
   params.chunksPerLine = 1;
   params.flags = p.firstIsPositiveZero ? VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO : 0u;
+  bool scans = stage == Stage::RowsScan || stage == Stage::ChunkScan ||
+               stage == Stage::ChunkScanInterleaved || stage == Stage::ChunkScanRealigned ||
+               looksBack(stage);
+  if (p.exclusive && scans) params.flags |= VKSCAN_FLAG_EXCLUSIVE;
+  if (scans) d.pipeline.exclusive = Exclusivity::FromFlags;
   return d;
 }
 
@@ -207,6 +209,12 @@ void Planner::emit(const Dispatch& planned, uint64_t groups) {
   d.params.groupsX = d.groupsX;
   d.pipeline.lineDims = d.params.lineSize[2] > 1 ? 3 : d.params.lineSize[1] > 1 ? 2 : 1;
   d.pipeline.chunked = isChunkStage(d.pipeline.stage) && d.params.chunksPerLine > 1;
+  bool chunkScan =
+      d.pipeline.stage == Stage::ChunkScan || d.pipeline.stage == Stage::ChunkScanInterleaved;
+  if (chunkScan && tuning_.chunkExclusivityCompiled) {
+    bool exclusive = (d.params.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u;
+    d.pipeline.exclusive = exclusive ? Exclusivity::Exclusive : Exclusivity::Inclusive;
+  }
 }
 
 void Planner::reserveScratch(uint64_t end) {

@@ -32,5 +32,7 @@ inline constexpr bool kChunkRealign = true;
 inline constexpr bool kTexelInput = true;
 // A worker walks each node's rows across its whole workgroup before the next node.
 inline constexpr bool kChunkNodeBarriers = true;
+// Chunk scans are ALU-bound on llvmpipe, where a select per element shows.
+inline constexpr bool kChunkExclusivityCompiled = true;
 
 }  // namespace vkscan::detail::cpu_tuning

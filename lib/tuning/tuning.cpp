@@ -55,6 +55,7 @@ Tuning cpuTuning(uint32_t subgroupSize, uint32_t maxWorkgroupInvocations, CpuThr
   tuning.chunkRealign = kChunkRealign;
   tuning.texelInput = kTexelInput;
   tuning.chunkNodeBarriers = kChunkNodeBarriers;
+  tuning.chunkExclusivityCompiled = kChunkExclusivityCompiled;
   return tuning;
 }
 

@@ -58,6 +58,10 @@ struct Tuning {
   bool texelInput;
   // Whole interleaved lines far apart run a workgroup per worker, a barrier per node.
   bool chunkNodeBarriers;
+  // Chunk scans (Stage::ChunkScan, ChunkScanInterleaved) compile exclusivity
+  // in, where other scans read it from the dispatch's flags and share one
+  // pipeline for both modes.
+  bool chunkExclusivityCompiled;
 };
 
 // Every field (a new one must join the comparison).
@@ -68,7 +72,7 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
                     t.chunkSmallProblem, t.lookbackPolls, t.rowsWorkgroupSize, t.rowsStagedNodes,
                     t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
                     t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
-                    t.chunkNodeBarriers);
+                    t.chunkNodeBarriers, t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

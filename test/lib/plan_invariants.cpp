@@ -8,6 +8,7 @@ namespace vkscan::test {
 
 using detail::BufferRole;
 using detail::Dispatch;
+using detail::Exclusivity;
 using detail::ScanParams;
 using detail::Stage;
 
@@ -139,6 +140,13 @@ class Checker {
     expect(!d.pipeline.touchAhead || isInterleaved(stage), "only interleaved walks touch ahead");
     expect(!d.pipeline.stagedNodes || isRows(stage), "staged nodes only in rows stages");
     expect((p.flags & VKSCAN_FLAG_NEVER_SET) == 0, "the never-set flag is clear");
+    // Exclusivity compiled in agrees with the flag the other kernels read.
+    bool flagged = (p.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u;
+    expect(d.pipeline.exclusive == Exclusivity::FromFlags ||
+               (d.pipeline.exclusive == Exclusivity::Exclusive) == flagged,
+           "a compiled-in exclusivity matches the exclusive flag");
+    expect(isScan(stage) || (d.pipeline.exclusive == Exclusivity::Inclusive && !flagged),
+           "only scan stages are exclusive");
     // A workgroup barrier needs every invocation to meet it as often: whole
     // lines, whose walks all have the same nodes, and no workgroup partly
     // idle (chunk_scan.comp returns before the walk for idle invocations).

@@ -105,6 +105,49 @@ TEST_CASE("plan: invariants for every device class, up to 2^33 elements") {
   }
 }
 
+// Exclusivity is a flag of the dispatch, so an exclusive scan binds the
+// inclusive scan's pipelines; only CPU devices' chunk scans compile it in
+// (Tuning::chunkExclusivityCompiled).
+TEST_CASE("plan: an exclusive scan differs from the inclusive one in flags only") {
+  const std::vector<std::pair<std::vector<uint32_t>, uint32_t>> shapes = {
+      {{1u << 24}, 0},    {{40000}, 0},        {{5, 6000}, 1},         {{16384, 16384}, 0},
+      {{1u << 20, 3}, 1}, {{1u << 20, 16}, 1}, {{64, 1u << 16, 4}, 1}, {{4096, 4096}, 1},
+  };
+  const uint32_t kModeFlags = VKSCAN_FLAG_EXCLUSIVE | VKSCAN_FLAG_FIRST_IS_POSITIVE_ZERO;
+  size_t compiledIn = 0;
+  for (const DeviceModel& device : kDevices) {
+    for (const auto& [sizes, axis] : shapes) {
+      CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, sizes, axis);
+      std::string deviceName = device.name;
+      CAPTURE(deviceName);
+      CAPTURE(vkscan::test::describe(desc));
+      Plan inclusive = planFor(desc, device);
+      desc.hasExclusiveSum = true;
+      Plan exclusive = planFor(desc, device);
+      REQUIRE(inclusive.dispatches.size() == exclusive.dispatches.size());
+      size_t exclusiveFlags = 0;
+      for (size_t i = 0; i < inclusive.dispatches.size(); ++i) {
+        Dispatch a = inclusive.dispatches[i];
+        Dispatch b = exclusive.dispatches[i];
+        CHECK((a.params.flags & ~kModeFlags) == (b.params.flags & ~kModeFlags));
+        bool becameExclusive = (b.params.flags & ~a.params.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u;
+        exclusiveFlags += becameExclusive ? 1 : 0;
+        Stage stage = a.pipeline.stage;
+        bool chunkScan = stage == Stage::ChunkScan || stage == Stage::ChunkScanInterleaved;
+        if (chunkScan && device.cpuLike && becameExclusive) {
+          ++compiledIn;
+          CHECK(a.pipeline.exclusive == Exclusivity::Inclusive);
+          CHECK(b.pipeline.exclusive == Exclusivity::Exclusive);
+          b.pipeline.exclusive = a.pipeline.exclusive;
+        }
+        CHECK(a.pipeline == b.pipeline);
+      }
+      CHECK(exclusiveFlags > 0);
+    }
+  }
+  CHECK(compiledIn > 0);
+}
+
 TEST_CASE("plan: [1,1,3,4] is one dispatch without scratch on every device") {
   CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, {1, 1, 3, 4}, 3);
   for (const DeviceModel& device : kDevices) {

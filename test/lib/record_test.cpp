@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 #include <vkscan/cpu_hints.hpp>
 
@@ -343,11 +344,70 @@ TEST_CASE("pipeline cache: one pipeline per key, shared by operators") {
     desc.output.sizes = desc.input.sizes;
     Operator second = device.createOperator(desc);
     CHECK(test::pipelineCount(device) == afterFirst);
+    // A CPU device's chunk scan compiles exclusivity in.
     desc.hasExclusiveSum = true;
     Operator third = device.createOperator(desc);
     CHECK(test::pipelineCount(device) == afterFirst + perKey);
     CHECK(validationMessageCount(device) == 0);
   }
+}
+
+// An inclusive and an exclusive scan of one shape bind the same pipelines;
+// each dispatch's push constants say which it is, so one command buffer holds
+// both. Lines for the rows, look-back and multi-pass plans (CPU devices'
+// chunk scans compile exclusivity in: pipelines of their own).
+TEST_CASE("pipeline cache: inclusive and exclusive scans share pipelines, not results") {
+  size_t shared = 0;
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::Native, test::Profile::GpuTuning,
+                             test::Profile::SmallWorkgroups, test::Profile::ManyPasses})) {
+    std::string profileName = test::profileName(profile);
+    CAPTURE(profileName);
+    Device& device = test::testDevice(profile);
+    Device::Impl& impl = Device::Access::impl(device);
+    for (std::vector<uint32_t> sizes :
+         std::vector<std::vector<uint32_t>>{{3, 5000}, {1, 70000}, {1, 1u << 20}, {300, 4}}) {
+      uint32_t axis = sizes[0] == 300 ? 0 : 1;
+      CumulativeSummationDesc inclusive = test::packedDesc(DataType::Float32, sizes, axis);
+      CumulativeSummationDesc exclusive = test::packedDesc(DataType::Float32, sizes, axis, true);
+      CAPTURE(test::describe(exclusive));
+      Operator a = device.createOperator(inclusive);
+      size_t pipelines = test::pipelineCount(device);
+      Operator b = device.createOperator(exclusive);
+      // Keys that compile exclusivity in differ from the inclusive plan's.
+      auto keys = [&impl](const CumulativeSummationDesc& desc) {
+        detail::Plan plan =
+            detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+        std::vector<detail::PipelineKey> result;
+        for (const detail::Dispatch& d : plan.dispatches) result.push_back(d.pipeline);
+        return result;
+      };
+      bool compiledIn = keys(inclusive) != keys(exclusive);
+      if (!compiledIn) {
+        CHECK(test::pipelineCount(device) == pipelines);
+        ++shared;
+      }
+
+      uint64_t bytes = inclusive.input.totalBytes();
+      detail::DeviceBuffer buffer(impl, 3 * bytes);
+      VkDeviceSize scratchBytes = (std::max(a.scratchSize(), b.scratchSize()) + 256) / 256 * 256;
+      detail::DeviceBuffer scratch(impl, 2 * scratchBytes);
+      BufferBinding in{buffer.buffer(), 0, bytes};
+      BufferBinding outA{buffer.buffer(), bytes, bytes};
+      BufferBinding outB{buffer.buffer(), 2 * bytes, bytes};
+      std::vector<uint8_t> input = test::randomElements(DataType::Float32, bytes / 4, 17);
+      std::memcpy(buffer.mapped(), input.data(), bytes);
+      OneShot shot(impl);
+      a.record(shot.commandBuffer(), in, outA, {scratch.buffer(), 0, scratchBytes});
+      b.record(shot.commandBuffer(), in, outB, {scratch.buffer(), scratchBytes, scratchBytes});
+      shot.submitAndWait();
+      const auto* mapped = static_cast<const uint8_t*>(buffer.mapped());
+      CHECK(std::memcmp(mapped + bytes, expectedOf(inclusive, input).data(), bytes) == 0);
+      CHECK(std::memcmp(mapped + 2 * bytes, expectedOf(exclusive, input).data(), bytes) == 0);
+    }
+    CHECK(validationMessageCount(device) == 0);
+  }
+  CHECK(shared > 0);
 }
 
 // The look-back pass orders its outputs after its published totals only in
