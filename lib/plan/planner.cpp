@@ -209,6 +209,7 @@ void Planner::emit(const Dispatch& planned, uint64_t groups) {
   d.params.groupsX = d.groupsX;
   d.pipeline.lineDims = d.params.lineSize[2] > 1 ? 3 : d.params.lineSize[1] > 1 ? 2 : 1;
   d.pipeline.chunked = isChunkStage(d.pipeline.stage) && d.params.chunksPerLine > 1;
+  // Here, not in makeDispatch(): setRealign() may have moved a chunk scan's stage since.
   bool chunkScan =
       d.pipeline.stage == Stage::ChunkScan || d.pipeline.stage == Stage::ChunkScanInterleaved;
   if (chunkScan && tuning_.chunkExclusivityCompiled) {

@@ -325,6 +325,15 @@ Device deviceOnWords(detail::VectorWords words) {
   return detail::createDevice(test::testDeviceOptions(), &words);
 }
 
+// The pipeline keys of desc's plan on the device, in dispatch order.
+std::vector<detail::PipelineKey> pipelineKeys(const Device::Impl& impl,
+                                              const CumulativeSummationDesc& desc) {
+  detail::Plan plan = detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
+  std::vector<detail::PipelineKey> keys;
+  for (const detail::Dispatch& d : plan.dispatches) keys.push_back(d.pipeline);
+  return keys;
+}
+
 }  // namespace
 
 // Operators on a CPU device also hold the texel variants of their dispatches
@@ -375,14 +384,7 @@ TEST_CASE("pipeline cache: inclusive and exclusive scans share pipelines, not re
       size_t pipelines = test::pipelineCount(device);
       Operator b = device.createOperator(exclusive);
       // Keys that compile exclusivity in differ from the inclusive plan's.
-      auto keys = [&impl](const CumulativeSummationDesc& desc) {
-        detail::Plan plan =
-            detail::makePlan(detail::normalize(desc), impl.planLimits(), impl.tuning);
-        std::vector<detail::PipelineKey> result;
-        for (const detail::Dispatch& d : plan.dispatches) result.push_back(d.pipeline);
-        return result;
-      };
-      bool compiledIn = keys(inclusive) != keys(exclusive);
+      bool compiledIn = pipelineKeys(impl, inclusive) != pipelineKeys(impl, exclusive);
       if (!compiledIn) {
         CHECK(test::pipelineCount(device) == pipelines);
         ++shared;
