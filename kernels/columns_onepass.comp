@@ -11,6 +11,9 @@
 // in the order of an atomic counter, lane groups fastest (a tile's
 // predecessor along the axis started a whole row of tiles earlier).
 //
+// With line carries, each line's carry-in enters at its root and its last
+// tile writes its total (line_carries.glsl).
+//
 // In place, as rows_onepass.comp: every tile publishes its lines' values
 // before it writes, sums reduced from memory are checked after a memory
 // barrier before anything is published, and memory barriers are on every
@@ -42,6 +45,11 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
 }
 
 #include "lookback_tree.glsl"
+#include "line_carries.glsl"
+
+// Line carries (line_carries.glsl) follow the look-back's words; on
+// invocations that ran measureTree().
+uint carriesStart() { return roundToVector(counterWord() + 1u); }
 
 shared uint sTile;
 // Per (node, lane): the node's total, then L_1 of the node.
@@ -103,8 +111,11 @@ void main() {
   bool looking = t < uint(LOOKERS) && group * LANES + lookLane < lanes;
   gLooker = t < uint(LOOKERS) ? t : 0u;
   ACC_T tileValue = identity();
+  ACC_T root = identity();
+  ACC_T total = identity();
   if (looking) {
     measureTree();
+    root = rootCarry(carriesStart(), lookLine);
     tileValue = vecElement(sTileTotal[lookLane], lookElement);
     publish(valueIndex(lookLine, 0u, tile), tileValue);
     if (kInPlace && silentWords(wordsOf(tileValue))) {
@@ -117,7 +128,7 @@ void main() {
       if (t == 0u) sUnchecked = false;
       barrier();
     }
-    if (looking) sCarry[t] = tileCarry(lookLine, tile, tileValue);
+    if (looking) sCarry[t] = tileCarry(lookLine, tile, tileValue, root, total);
     if (!kInPlace) break;
     memoryBarrierBuffer();
     barrier();
@@ -126,6 +137,9 @@ void main() {
     barrier();
   }
   if (looking) publishPending();
+  if (kLineTotals && looking && tile + 1u == p.chunksPerLine) {
+    storeLineTotal(carriesStart(), lookLine, total);
+  }
   barrier();
 
   if (!valid) return;

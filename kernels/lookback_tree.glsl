@@ -273,10 +273,11 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
   return sum;
 }
 
-// The carry into the tile, X_0, from L at every level above it (the root's
-// carry is the identity); publishes I of the tile and V and I of every
-// ancestor it completes on the way up.
-ACC_T tileCarry(uint line, uint tile, ACC_T tileValue) {
+// The carry into the tile, X_0, from L at every level above it and the
+// carry into the line's root; publishes I of the tile and V and I of every
+// ancestor it completes on the way up. `lineValue`: for the line's last
+// tile, the root's value (up the last nodes, each V is I of its last child).
+ACC_T tileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, out ACC_T lineValue) {
   gPendingCount = 0u;
   ACC_T before[MAX_LEVELS];
   uint j = tile;
@@ -287,7 +288,10 @@ ACC_T tileCarry(uint line, uint tile, ACC_T tileValue) {
     if (complete) complete = publishCompleted(line, d, j, before[d], value);
     j /= 16u;
   }
-  precise ACC_T carry = identity();
+  precise ACC_T total = tileValue;
+  for (uint d = 0u; d < gLevels; ++d) total = combine(before[d], total);
+  lineValue = total;
+  precise ACC_T carry = root;
   for (uint d = gLevels; d > 0u; --d) carry = combine(carry, before[d - 1u]);
   return carry;
 }

@@ -100,10 +100,11 @@ void findLevels(uint line, uint tile, bool computeSilent) {
   }
 }
 
-// The carry into the tile, X_0, on every invocation. Call from uniform
-// control flow with the tile's V (published) on the looking invocation
-// (place 0) and measureTree() done on every invocation.
-ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue) {
+// The carry into the tile, X_0, from the carry into the line's root, on
+// every invocation. Call from uniform control flow with the tile's V
+// (published) on the looking invocation (place 0) and measureTree() done on
+// every invocation.
+ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root) {
   uint t = placeInWorkgroup();
   uint slots = 16u * gLevels;
   for (uint s = t; s < slots; s += kWorkgroupSize) sSlotState[s] = kSlotSilent;
@@ -124,7 +125,16 @@ ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue) {
     barrier();
     if (sFoundLevels == allLevels) break;
   }
-  precise ACC_T carry = identity();
+  precise ACC_T carry = root;
   for (uint d = gLevels; d > 0u; --d) carry = combine(carry, sLevelBefore[d - 1u]);
   return carry;
+}
+
+// The value of the line's root, on the looking invocation of the line's last
+// tile after workgroupTileCarry(): up the line's last nodes, each node's V is
+// I of its last child (the serial sum of its children).
+ACC_T lineTotal(ACC_T tileValue) {
+  precise ACC_T value = tileValue;
+  for (uint d = 0u; d < gLevels; ++d) value = combine(sLevelBefore[d], value);
+  return value;
 }

@@ -254,6 +254,12 @@ ACC_T nodeTotal(ACC_T v[NODE]) {
 
 // L_1 of this invocation's node, left by workgroupTree().
 ACC_T gNodeBefore;
+// Left by workgroupTree(): whether this invocation holds the value of a
+// segment's whole line (its root's value, from the segment's chains), the
+// value, and a place of the segment (its line is that place's).
+bool gHoldsSegmentTotal;
+ACC_T gSegmentTotal;
+uint gSegmentPlace;
 
 // Runs the workgroup's levels of the tree on each invocation's node total.
 // Afterwards gNodeBefore holds L_1 of this invocation's node and, with two
@@ -264,6 +270,10 @@ ACC_T workgroupTree(ACC_T nodeTotalValue) {
   uint segmentMask = (1u << p.shape) - 1u;
   ACC_T groupTotal;
   gNodeBefore = laneChain(t, nodeTotalValue, (t & segmentMask) == 0u, groupTotal);
+  // A segment of at most 16 places ends its level-1 chain on its last place.
+  gHoldsSegmentTotal = segmentMask < 16u && (t & segmentMask) == segmentMask;
+  gSegmentTotal = groupTotal;
+  gSegmentPlace = t;
   bool lastOfGroup = (t & 15u) == 15u;
   if (kTwoLevels) {
     if (lastOfGroup) sGroup[t / 16u] = groupTotal;
@@ -272,6 +282,12 @@ ACC_T workgroupTree(ACC_T nodeTotalValue) {
     ACC_T group = t < 16u ? sGroup[t] : identity();
     ACC_T tileTotal;
     ACC_T groupBefore = laneChain(t, group, ((16u * t) & segmentMask) == 0u, tileTotal);
+    // A wider segment ends its level-2 chain on the place of its last group.
+    if (segmentMask >= 16u) {
+      gHoldsSegmentTotal = t < 16u && ((16u * t + 16u) & segmentMask) == 0u;
+      gSegmentTotal = tileTotal;
+      gSegmentPlace = 16u * t;
+    }
     barrier();
     if (t < 16u) sGroup[t] = groupBefore;
     if (t == 15u) sTileTotal = tileTotal;

@@ -57,6 +57,10 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
 
 #include "lookback_tree.glsl"
 #include "lookback_workgroup.glsl"
+#include "line_carries.glsl"
+
+// Line carries (line_carries.glsl) follow the look-back's words.
+uint carriesStart() { return roundToVector(counterWord() + 1u); }
 
 shared uint sTile;
 
@@ -86,10 +90,11 @@ void main() {
   // overwrites an input that a looking workgroup may reduce (on every
   // invocation, see above); and the look-back runs again while it reduced
   // tiles not yet checked after a barrier.
+  ACC_T root = rootCarry(carriesStart(), line);
   ACC_T carry;
   for (;;) {
     if (t == 0u) sUnchecked = false;
-    carry = workgroupTileCarry(line, tile, tileValue);
+    carry = workgroupTileCarry(line, tile, tileValue, root);
     if (!kInPlace) break;
     memoryBarrierBuffer();
     barrier();
@@ -98,5 +103,8 @@ void main() {
     barrier();
   }
   if (t == 0u) publishPending();
+  if (kLineTotals && t == 0u && tile + 1u == p.chunksPerLine) {
+    storeLineTotal(carriesStart(), line, lineTotal(tileValue));
+  }
   storeScannedNode(task, v, carry);
 }

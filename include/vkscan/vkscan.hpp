@@ -279,11 +279,12 @@ VKSCAN_API DataType carryType(DataType outputType) noexcept;
 //     wrapped sum or product, maximum or minimum, log-sum-exp) without the
 //     carry-in, in carryType(output.dataType); sizes as carryIn's, strides
 //     empty or explicit, not overlapping themselves.
-//   With carryIn or totals, the scan walks chunks of each line (every plan
-//   takes the chunk kernels, whatever the layout); totals cost one more
-//   reduce of the input where a line is walked whole, and each of carryIn
-//   and totals a copy pass between its layout and scratch (scratch grows by
-//   a value a line for each). Neither is allowed with indices (an index has
+//   Each of carryIn and totals costs a copy pass between its layout and
+//   scratch (scratch grows by a value a line for each). GPU plans that scan
+//   in one pass (a contiguous axis; a strided one whose lines are few and
+//   long) keep it: it reads each carry-in and writes each total. Other plans
+//   walk chunks of each line, and totals cost one more reduce of the input
+//   where a line is walked whole. Neither is allowed with indices (an index has
 //   no carry to continue from). A wider output (outputTypeWidens()) takes
 //   them in its own carry type.
 struct ScanDesc {

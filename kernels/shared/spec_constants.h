@@ -54,7 +54,11 @@
 // bool, rows stages: whole tiles move through shared memory, coalesced
 // (kernels/rows.glsl kStagedNodes).
 #define VKSCAN_SPEC_STAGED_NODES 19
-#define VKSCAN_SPEC_COUNT 20
+// bool, rows stages: each line's carry-in is read from aux (line_carries.glsl).
+#define VKSCAN_SPEC_LINE_CARRY_IN 20
+// bool, rows stages: each line's total is written to aux (line_carries.glsl).
+#define VKSCAN_SPEC_LINE_TOTALS 21
+#define VKSCAN_SPEC_COUNT 22
 
 #define VKSCAN_OPERATION_SUM 0u
 #define VKSCAN_OPERATION_PRODUCT 1u
@@ -91,7 +95,9 @@ namespace vkscan::detail {
   X(VKSCAN_SPEC_NODE_BARRIER, nodeBarrier)            \
   X(VKSCAN_SPEC_OPERATION, operation)                 \
   X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)          \
-  X(VKSCAN_SPEC_STAGED_NODES, stagedNodes)
+  X(VKSCAN_SPEC_STAGED_NODES, stagedNodes)            \
+  X(VKSCAN_SPEC_LINE_CARRY_IN, lineCarryIn)           \
+  X(VKSCAN_SPEC_LINE_TOTALS, lineTotals)
 
 struct SpecializationData {
 #define VKSCAN_SPEC_FIELD(id, field) uint32_t field;

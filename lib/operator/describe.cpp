@@ -37,6 +37,8 @@ std::string describeDispatch(const Dispatch& dispatch) {
                      std::to_string(dispatch.params.axisLen) + ", reads " + roleName(dispatch.in) +
                      ", writes " + roleName(dispatch.out);
   if (dispatch.hasAux) text += ", carries in scratch";
+  if (key.lineCarryIn) text += ", carry-in at each line's root";
+  if (key.lineTotals) text += ", writes each line's total";
   if (dispatch.clearBytes != 0) text += ", clears " + std::to_string(dispatch.clearBytes) + " B";
   if (key.storageBuffers) text += ", storage buffers";
   if ((dispatch.params.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u) text += ", exclusive";

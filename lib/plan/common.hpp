@@ -188,6 +188,11 @@ struct PipelineKey {
   // neighbouring invocations access neighbouring vectors (kernels/rows.glsl
   // kStagedNodes); where the device's shared memory holds the tile.
   bool stagedNodes = false;
+  // Rows stages: each line's carry-in enters at its root, read from aux
+  // after the look-back's words; each line's total is written after the
+  // carry-ins (kernels/line_carries.glsl, GpuPlanner::planCarriedRows()).
+  bool lineCarryIn = false;
+  bool lineTotals = false;
 
   bool operator==(const PipelineKey& other) const noexcept;
 };

@@ -4,7 +4,9 @@
 // in one pass with decoupled look-back. Strided axes, and contiguous ones on
 // devices without subgroup shuffles, take chunk walks, an invocation a line
 // (or a lane of adjacent lines) walking a subtree, with the carries as a
-// problem of their own.
+// problem of their own; few long ones take the columns one pass. A line's
+// carry-in and total keep the one-pass plans: their kernels read and write
+// them.
 #include <algorithm>
 #include <cstdlib>
 
@@ -43,17 +45,58 @@ class GpuPlanner final : public Planner {
   using Planner::Planner;
 
   void planPiece(const Problem& p, const Bindings& b) override {
-    if (std::abs(p.inAxisStride) == 1 && limits_.subgroupShuffles) {
+    if (takesRows(p)) {
       planRows(p, b);
     } else {
       planChunks(p, b);
     }
   }
 
+ protected:
+  // With carries, the plan keeps the rows kernels (a contiguous axis) and the
+  // columns one pass (where planChunks() takes it): they take each line's
+  // carry-in at its root and write its total, so a long line is still one
+  // pass. A one pass's look-back words come first in scratch, the carries
+  // after them, where its kernels find them (kernels/line_carries.glsl).
+  uint64_t scratchBeforeCarries(const Problem& p) const override {
+    uint64_t tile = 0;
+    if (takesRows(p) && p.axisLen > rowsTile()) tile = rowsTile();
+    if (!takesRows(p) && columnsPlanned(p, Bindings{})) tile = kColumnsTile;
+    if (tile == 0) return 0;
+    uint64_t tiles = ceilDiv(p.axisLen, tile);
+    return 4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
+  }
+
+  void scanCarried(const Problem& p, const LineCarries& carries, uint64_t scratchBase) override {
+    if (takesRows(p)) {
+      planRows(p, Bindings{}, &carries);
+    } else if (columnsPlanned(p, Bindings{})) {
+      planColumnsOnePass(p, Bindings{}, &carries);
+    } else {
+      Planner::scanCarried(p, carries, scratchBase);
+    }
+  }
+
  private:
+  bool takesRows(const Problem& p) const {
+    return std::abs(p.inAxisStride) == 1 && limits_.subgroupShuffles;
+  }
+
+  uint64_t rowsTile() const { return uint64_t{tuning_.rowsWorkgroupSize} * kNode; }
+
+  // The line carries of the rows and columns kernels: the carry-in read, the
+  // total written, from aux at the carries' start (after the look-back's
+  // words, if any).
+  static void setLineCarries(Dispatch& d, const LineCarries* carries) {
+    if (carries == nullptr) return;
+    d.pipeline.lineCarryIn = carries->carryIn;
+    d.pipeline.lineTotals = carries->totals;
+    if (!d.hasAux) setAux(d, carries->carryOffset);
+  }
+
   // A tile (a workgroup's 16 nodes per invocation) per line where lines fit
   // one; otherwise a workgroup per tile in one pass.
-  void planRows(const Problem& p, const Bindings& b) {
+  void planRows(const Problem& p, const Bindings& b, const LineCarries* carries = nullptr) {
     uint32_t workgroup = tuning_.rowsWorkgroupSize;
     uint64_t tile = uint64_t{workgroup} * kNode;
     uint64_t lines = p.lineCount();
@@ -68,6 +111,7 @@ class GpuPlanner final : public Planner {
       scan.pipeline.stagedNodes = stagesTiles(p.type, workgroup) && vector &&
                                   p.axisLen == kNode << segmentLog2 &&
                                   (uint64_t{1} << segmentLog2) >= stagedSegment(workgroup);
+      setLineCarries(scan, carries);
       emit(scan, ceilDiv(lines, workgroup >> segmentLog2));
       return;
     }
@@ -78,6 +122,7 @@ class GpuPlanner final : public Planner {
     onePass.params.shape = log2Exact(workgroup);
     onePass.pipeline.stagedNodes = stagesTiles(p.type, workgroup) && vector;
     setLookbackTree(onePass, p, b, tiles);
+    setLineCarries(onePass, carries);
     emit(onePass, lines * tiles);
   }
 
@@ -118,14 +163,27 @@ class GpuPlanner final : public Planner {
            linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
   }
 
-  void planColumnsOnePass(const Problem& p, const Bindings& b) {
+  void planColumnsOnePass(const Problem& p, const Bindings& b,
+                          const LineCarries* carries = nullptr) {
     uint64_t lanes = p.lineCount() / static_cast<uint64_t>(vectorElements(p.type));
     uint64_t tiles = ceilDiv(p.axisLen, kColumnsTile);
     Dispatch d = makeDispatch(Stage::ColumnsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
     d.pipeline.workgroupSize = kColumnsWorkgroup;
     d.params.shape = 2;
     setLookbackTree(d, p, b, tiles);
+    setLineCarries(d, carries);
     emit(d, ceilDiv(lanes, kColumnsLanes) * tiles);
+  }
+
+  // Strided lines take the columns one pass where they can and are too few
+  // to be walked whole, in a problem that is not small.
+  bool columnsPlanned(const Problem& p, const Bindings& b) const {
+    if (!columnsInOnePass(p, b)) return false;
+    uint64_t invocationsPerChunk = p.lineCount() / interleavedLines(p.type, p.lines[0].size);
+    bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
+                      p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
+    bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
+    return !wholeLines && !small;
   }
 
   // Lines interleaved in vectors where the innermost line dimension is
@@ -141,7 +199,7 @@ class GpuPlanner final : public Planner {
     bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
                       p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
     bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
-    if (!wholeLines && !small && columnsInOnePass(p, b)) {
+    if (columnsPlanned(p, b)) {
       planColumnsOnePass(p, b);
       return;
     }

@@ -371,20 +371,29 @@ Problem lineCopy(const Problem& p, bool gather) {
 
 }  // namespace
 
+uint64_t Planner::scratchBeforeCarries(const Problem&) const {
+  return 0;
+}
+
+void Planner::scanCarried(const Problem& p, const LineCarries& carries, uint64_t scratchBase) {
+  walkCarried(p, {BufferRole::Input, 0, BufferRole::Output, 0, scratchBase}, carries);
+}
+
 void Planner::planCarried(const Problem& p) {
   uint64_t region =
       alignUp(p.lineCount() * dataTypeSize(accumulationType(p.type)), kScratchAlignment);
   LineCarries carries;
   carries.carryIn = p.carryIn;
-  carries.carryOffset = 0;
+  carries.carryOffset = alignUp(scratchBeforeCarries(p), kScratchAlignment);
   carries.totals = p.totals;
-  carries.totalsOffset = p.carryIn ? region : 0;
+  carries.totalsOffset = carries.carryOffset + (p.carryIn ? region : 0);
   uint64_t base = carries.totalsOffset + (p.totals ? region : 0);
   reserveScratch(base);
   if (p.carryIn) {
-    planPiece(lineCopy(p, true), {BufferRole::CarryIn, 0, BufferRole::Scratch, 0, base});
+    planPiece(lineCopy(p, true),
+              {BufferRole::CarryIn, 0, BufferRole::Scratch, carries.carryOffset, base});
   }
-  walkCarried(p, {BufferRole::Input, 0, BufferRole::Output, 0, base}, carries);
+  scanCarried(p, carries, base);
   if (p.totals) {
     planPiece(lineCopy(p, false),
               {BufferRole::Scratch, carries.totalsOffset, BufferRole::Totals, 0, base});

@@ -116,6 +116,14 @@ class Planner {
   void planCarried(const Problem& p);
 
  protected:
+  // Scratch the carried scan keeps before the carries: 0 where its own
+  // scratch follows them (chunk walks), its look-back's words where its
+  // kernels find the carries after those (the GPU's one-pass kernels).
+  virtual uint64_t scratchBeforeCarries(const Problem& p) const;
+  // The carried scan between the two copies; its own scratch may start at
+  // `scratchBase`, after the carries.
+  virtual void scanCarried(const Problem& p, const LineCarries& carries, uint64_t scratchBase);
+
   Dispatch makeDispatch(Stage stage, const Problem& p, BufferRole in, uint64_t inOffset,
                         BufferRole out, uint64_t outOffset) const;
   // Appends `planned` in `groups` workgroups, on a grid within the limits.

@@ -128,6 +128,10 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     bool loadsCarries = d.hasAux && (chunked || d.pipeline.chunked);
     if (loadsCarries) t.read[index(BufferRole::Scratch)] += carries;
   }
+  // The rows kernels' line carries (PipelineKey::lineCarryIn, lineTotals):
+  // a value a line, read or written once.
+  if (d.pipeline.lineCarryIn) t.read[index(BufferRole::Scratch)] += lines * accumulator;
+  if (d.pipeline.lineTotals) t.written[index(BufferRole::Scratch)] += lines * accumulator;
   t.fillBytes = d.clearBytes;
   t.written[index(BufferRole::Scratch)] += d.clearBytes;
   t.read[index(BufferRole::None)] = 0;

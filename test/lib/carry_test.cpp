@@ -11,6 +11,7 @@
 #include <iterator>
 #include <string>
 #include <vector>
+#include <vkscan/plans.hpp>
 
 #include "descriptors.hpp"
 #include "device/device_impl.hpp"
@@ -364,6 +365,61 @@ TEST_CASE("carry: wider outputs take the carry in the output's type") {
     desc.exclusive = i == 0;
     bindLines(desc, i, true, true);
     check(desc, false, 50 + i, profile);
+  }
+}
+
+// On GPU plans the one-pass kernels keep carries: each line's carry-in
+// enters at its root and its total is written. A contiguous axis takes the
+// rows kernels, lines in segments of a workgroup (2 to 256 places: the
+// level-1 chain or the level-2 one) or of several tiles in one pass (one
+// level of look-back, or two in 16-wide workgroups); a strided one the
+// columns kernel (one level or two), where workgroups hold 256.
+// Accumulators of 4 and 8 bytes, every mode and binding met.
+TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
+  struct Case {
+    DataType type;
+    ScanOperation op;
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+  };
+  const Case cases[] = {
+      {DataType::Float32, ScanOperation::Sum, {5, 17}, 1},
+      {DataType::Float32, ScanOperation::Product, {3, 256}, 1},
+      {DataType::Int64, ScanOperation::Sum, {3, 300}, 1},
+      {DataType::Float64, ScanOperation::Maximum, {2, 4096}, 1},
+      {DataType::Float32, ScanOperation::Sum, {2, 4097}, 1},
+      {DataType::Float16, ScanOperation::LogSumExp, {1, 70000}, 1},
+      {DataType::UInt32, ScanOperation::Minimum, {1, 70000}, 1},
+      {DataType::Float32, ScanOperation::Sum, {20000, 4}, 0},
+      {DataType::Int64, ScanOperation::Maximum, {17000, 6}, 0},
+      {DataType::Float16, ScanOperation::Sum, {20000, 16}, 0},
+  };
+  uint32_t k = 0;
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    for (const Case& c : cases) {
+      if (!test::testDevice(profile).supports(c.type)) continue;
+      // The columns kernel needs workgroups of 256.
+      if (c.axis == 0 && profile == test::Profile::SmallWorkgroups) continue;
+      for (uint32_t run = 0; run < 2; ++run, ++k) {
+        ScanDesc desc;
+        desc.operation = c.op;
+        desc.input = {c.type, c.sizes, {}};
+        desc.output = desc.input;
+        desc.axis = c.axis;
+        desc.axisDirection = k % 2 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+        desc.exclusive = k / 2 % 2 == 1;
+        bool inPlace = k % 3 == 1;
+        // Both bound, then the carry-in alone or the totals alone.
+        bindLines(desc, 1, run == 0 || k % 4 == 1, run == 0 || k % 4 == 3);
+        PlanReport plan = planOf(test::testDevice(profile).createOperator(desc));
+        std::string kernels;
+        for (const PlannedDispatch& d : plan.dispatches) kernels += d.kernel + " ";
+        CAPTURE(kernels);
+        CHECK(kernels.find("chunk") == std::string::npos);
+        check(desc, inPlace, 700 + k, profile);
+      }
+    }
   }
 }
 

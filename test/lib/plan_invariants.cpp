@@ -372,7 +372,14 @@ class Checker {
       checkRange(d, d.out, d.outByteOffset, false);
       expect(d.out != BufferRole::Input, "writes no input");
     }
-    if (d.hasAux) {
+    bool lineCarries = d.pipeline.lineCarryIn || d.pipeline.lineTotals;
+    bool onePassOrRows = isRows(d.pipeline.stage) || d.pipeline.stage == Stage::ColumnsOnePass;
+    expect(!lineCarries || onePassOrRows, "line carries only in rows and columns stages");
+    expect(!d.pipeline.lineCarryIn || carryBytes_ > 0, "a carry-in read only where one is bound");
+    expect(!d.pipeline.lineTotals || totalsBytes_ > 0, "totals written only where bound");
+    if (onePassOrRows) {
+      checkLineCarries(d);
+    } else if (d.hasAux) {
       uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
       uint64_t auxElements = uint64_t{p.lineCount} * p.chunksPerLine * lanes(d);
       // A carry-in or total of a line walked whole is its chunk's aux.
@@ -386,6 +393,24 @@ class Checker {
       expect(d.auxByteOffset % 16 == 0, "aux aligned");
       expect(d.auxByteOffset + auxElements * accSize <= plan_.scratchBytes, "aux within scratch");
     }
+  }
+
+  // The rows and columns kernels' aux: a one pass's look-back words, then the line
+  // carries (kernels/line_carries.glsl), a region of a value a line each,
+  // rounded to 16 bytes.
+  void checkLineCarries(const Dispatch& d) {
+    bool onePass =
+        d.pipeline.stage == Stage::RowsOnePass || d.pipeline.stage == Stage::ColumnsOnePass;
+    bool lineCarries = d.pipeline.lineCarryIn || d.pipeline.lineTotals;
+    expect(d.hasAux == (onePass || lineCarries), "rows aux for the look-back or line carries");
+    if (!d.hasAux) return;
+    uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
+    uint64_t region = (uint64_t{d.params.lineCount} * accSize + 15) / 16 * 16;
+    uint64_t start = onePass ? (d.clearBytes + 15) / 16 * 16 : 0;
+    uint64_t regions = (d.pipeline.lineCarryIn ? 1 : 0) + (d.pipeline.lineTotals ? 1 : 0);
+    expect(d.auxByteOffset % 16 == 0, "aux aligned");
+    expect(d.auxByteOffset + start + regions * region <= plan_.scratchBytes,
+           "line carries within scratch");
   }
 
   // Vector accesses: aligned, given bindings aligned to 16 bytes; the vector
