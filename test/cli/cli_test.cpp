@@ -1285,6 +1285,31 @@ TEST_CASE("plan: a profile's plan in words, and on the real device") {
   CHECK(runTool({"help", "plan"}).out.rfind("usage: vkscan plan SIZES", 0) == 0);
 }
 
+TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass beside their copies") {
+  using Lines = std::vector<std::string>;
+  const std::pair<Lines, Lines> plans[] = {
+      {{"16777216", "--axis", "0", "--carry-in", "--totals"},
+       {"3 dispatches", "  rows_scan UINT32: workgroups 1x1x1",
+        "  rows_onepass FLOAT32: workgroups 4096x1x1 of 256", "traffic ratio: 1.0041\n"}},
+      // A strided axis of few long lines: the columns one pass, then the totals' copy.
+      {{"4096x4096", "--axis", "0", "--totals"},
+       {"2 dispatches", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256",
+        "traffic ratio: 1.0178\n"}},
+  };
+  for (const auto& [given, expected] : plans) {
+    Lines args = {"plan", "--dtype", "float32", "--profile", "nvidia"};
+    args.insert(args.end(), given.begin(), given.end());
+    const Result result = runTool(args);
+    CAPTURE(result.out);
+    REQUIRE(result.code == 0);
+    for (const std::string& line : expected) {
+      CAPTURE(line);
+      CHECK(contains(result.out, line));
+    }
+  }
+  CHECK(contains(runTool({"help", "plan"}).out, "--carry-in"));
+}
+
 TEST_CASE("plan: --operation plans every operation, by any of its names") {
   const std::pair<const char*, std::vector<const char*>> operations[] = {
       {"SUM", {"sum", "cumsum", "SUM"}},

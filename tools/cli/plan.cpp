@@ -11,7 +11,8 @@ namespace vkscan::cli {
 
 const char* const kPlanHelp =
     "usage: vkscan plan SIZES --axis N --dtype T [--operation OP] [--exclusive]\n"
-    "                   [--reverse] [--profile NAME] [--json]\n"
+    "                   [--reverse] [--carry-in] [--totals] [--profile NAME]\n"
+    "                   [--json]\n"
     "\n"
     "Prints the plan vkscan makes for a packed array of SIZES (e.g. 4096x4096 or\n"
     "268435456): each dispatch's kernel, workgroups and the bytes it reads and\n"
@@ -28,6 +29,9 @@ const char* const kPlanHelp =
     "                  or the library's (SUM ... LOG_SUM_EXP)\n"
     "  --exclusive     leave each element out of its own result\n"
     "  --reverse       scan from the end of the axis towards its start\n"
+    "  --carry-in      each line continues from a carry-in (a long line scanned\n"
+    "                  in chunks: the library's ScanDesc::carryIn, packed)\n"
+    "  --totals        each line's total written out too (ScanDesc::totals)\n"
     "  --profile NAME  plan for a device profile instead of the real device, with\n"
     "                  no Vulkan device needed: nvidia amd amd-wave32 intel\n"
     "                  intel-simd16 mali apple lavapipe\n"
@@ -47,6 +51,8 @@ struct PlanArgs {
   std::string operation = "sum";
   bool exclusive = false;
   bool reverse = false;
+  bool carryIn = false;
+  bool totals = false;
   std::string profile;
   bool json = false;
 };
@@ -82,6 +88,10 @@ PlanArgs parseArgs(const std::vector<std::string>& args) {
       parsed.exclusive = true;
     } else if (arg == "--reverse") {
       parsed.reverse = true;
+    } else if (arg == "--carry-in") {
+      parsed.carryIn = true;
+    } else if (arg == "--totals") {
+      parsed.totals = true;
     } else if (arg == "--json") {
       parsed.json = true;
     } else if (optionValue(args, i, "--axis", value)) {
@@ -210,6 +220,10 @@ int planCommand(const std::vector<std::string>& args, const GlobalOptions& globa
   desc.output = desc.input;
   desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
   desc.exclusive = parsed.exclusive;
+  TensorDesc lines{carryType(type), desc.input.sizes, {}};
+  lines.sizes[desc.axis] = 1;
+  if (parsed.carryIn) desc.carryIn = lines;
+  if (parsed.totals) desc.totals = lines;
 
   PlanReport report;
   if (!parsed.profile.empty()) {
