@@ -37,6 +37,7 @@ std::string Case::flagsText() const {
   std::string text = exclusive ? "exclusive" : "inclusive";
   if (decreasing) text += "+decreasing";
   if (inPlace) text += "+inplace";
+  if (carried) text += "+carried";
   return text;
 }
 
@@ -71,6 +72,12 @@ ScanDesc Case::desc() const {
   desc.axis = axis;
   desc.axisDirection = decreasing ? AxisDirection::Decreasing : AxisDirection::Increasing;
   desc.exclusive = exclusive;
+  if (carried) {
+    TensorDesc lines{carryType(type), sizes, {}};
+    lines.sizes[axis] = 1;
+    desc.carryIn = lines;
+    desc.totals = lines;
+  }
   return desc;
 }
 
@@ -78,6 +85,11 @@ namespace {
 
 Case withOperation(Case c, ScanOperation operation) {
   c.operation = operation;
+  return c;
+}
+
+Case carried(Case c) {
+  c.carried = true;
   return c;
 }
 
@@ -155,6 +167,9 @@ std::vector<Case> gpuMatrix(bool quick) {
                     ScanOperation::Product),
       withOperation({"1d_256m_max", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
                     ScanOperation::Maximum),
+      // A chunk of a stream: each line continues from a carry-in and gives its total.
+      carried({"1d_256m_carried", T::Float32, {pick(1u << 28, 1u << 20)}, 0}),
+      carried({"rows_16k_carried", T::Float32, {side, side}, 1}),
   };
 }
 

@@ -18,6 +18,9 @@ struct Case {
   bool inPlace = false;
   bool latency = false;  // reported in µs rather than GB/s
   ScanOperation operation = ScanOperation::Sum;
+  // Sums only: each line takes a carry-in (the identity, -0.0 or 0, so the
+  // output is the plain scan's) and gives its total, as a chunk of a stream.
+  bool carried = false;
 
   uint64_t elementCount() const;
   uint64_t bytes() const;  // one tensor

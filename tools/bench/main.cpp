@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include <vkscan/cpu_hints.hpp>
@@ -207,6 +208,21 @@ std::string loadAverage() {
 
 uint64_t roundUp16(uint64_t bytes) {
   return (bytes + 15) & ~uint64_t(15);
+}
+
+// A carried case's carry-ins: the identity of its sums in the carry type
+// (-0.0, or 0 for integers), which leaves every output the plain scan's.
+std::vector<uint8_t> identityCarries(const Case& c, uint64_t bytes) {
+  if (c.operation != ScanOperation::Sum) throw std::runtime_error(c.name + ": carried sums only");
+  const DataType type = carryType(c.type);
+  const size_t size = dataTypeSize(type);
+  std::vector<uint8_t> carries(bytes, 0);
+  const bool isFloat = type == DataType::Float32 || type == DataType::Float64;
+  // The sign bit of each little-endian value.
+  if (isFloat) {
+    for (size_t i = size - 1; i < bytes; i += size) carries[i] = 0x80;
+  }
+  return carries;
 }
 
 // CPUs this process may run on: lavapipe's threads share them with the
@@ -540,8 +556,7 @@ const uint32_t* naiveKernel(DataType type, bool halves, size_t& words) {
 constexpr uint64_t kLoopLimit = 65535;  // lavapipe's loop iterations per invocation
 constexpr uint32_t kNaiveWorkgroupSize = 64;
 
-double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in, VkBufferView inTexels,
-                      const BufferBinding& out, const BufferBinding& scratch, uint32_t calls) {
+double medianRecordNs(Gpu& gpu, const Gpu::Recorder& recordScan, uint32_t calls) {
   const VolkDeviceTable& vk = gpu.vk();
   VkCommandBuffer commandBuffer = gpu.scratchCommandBuffer();
   std::vector<double> samples;
@@ -552,7 +567,7 @@ double medianRecordNs(Gpu& gpu, const Operator& op, const BufferBinding& in, VkB
     check(vk.vkBeginCommandBuffer(commandBuffer, &begin), "vkBeginCommandBuffer");
     for (uint32_t i = 0; i < batch; ++i) {
       auto start = Clock::now();
-      recordWithInputTexels(op, commandBuffer, in, inTexels, out, scratch);
+      recordScan(commandBuffer);
       samples.push_back(nsSince(start));
       // Untimed: record() leaves ordering against later work to its caller.
       gpu.recordBarrier(commandBuffer);
@@ -618,16 +633,29 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   const BufferBinding inBinding = in.binding();
   const BufferBinding outBinding = c.inPlace ? inBinding : out->binding();
   const BufferBinding scratchBinding = scratch ? scratch->binding() : BufferBinding{};
+  std::unique_ptr<DeviceBuffer> carryIn, totals;
+  if (c.carried) {
+    const ScanDesc desc = c.desc();
+    const uint64_t lineBytes = roundUp16(desc.carryIn.totalBytes());
+    carryIn = tensor(lineBytes);
+    totals = tensor(lineBytes);
+    std::vector<uint8_t> identities = identityCarries(c, lineBytes);
+    gpu.upload(*carryIn, identities.data(), lineBytes);
+  }
 
   Gpu::Recorder restoreIn;
   if (c.inPlace) {
     restoreIn = [&](VkCommandBuffer cb) { gpu.recordRestore(cb, *pristine, in, allocation); };
   }
-  auto vkscanCommands = gpu.record(
-      [&](VkCommandBuffer cb) {
-        recordWithInputTexels(op, cb, inBinding, in.texelView(), outBinding, scratchBinding);
-      },
-      restoreIn);
+  const Gpu::Recorder recordScan = [&](VkCommandBuffer cb) {
+    if (c.carried) {
+      op.record(cb,
+                {inBinding, outBinding, scratchBinding, {}, carryIn->binding(), totals->binding()});
+    } else {
+      recordWithInputTexels(op, cb, inBinding, in.texelView(), outBinding, scratchBinding);
+    }
+  };
+  auto vkscanCommands = gpu.record(recordScan, restoreIn);
   std::vector<std::unique_ptr<TimedCommands>> roofCommands;
   for (size_t i = 0; i < roofChoices.size(); ++i) {
     roofCommands.push_back(gpu.record(
@@ -746,8 +774,7 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   }
 
   uint32_t recordCalls = options.quick ? 200 : (c.latency ? 10000 : 1000);
-  result.recordNs =
-      medianRecordNs(gpu, op, inBinding, in.texelView(), outBinding, scratchBinding, recordCalls);
+  result.recordNs = medianRecordNs(gpu, recordScan, recordCalls);
   result.ran = true;
   return result;
 }
