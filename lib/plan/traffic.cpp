@@ -94,7 +94,8 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     // Per tile a published total and inclusive value; every tile after a
     // line's first reads its predecessor's inclusive value.
     uint64_t tiles = lines * d.params.chunksPerLine;
-    t.written[index(BufferRole::Scratch)] += 2 * tiles * accumulator;
+    t.statusBytes = 2 * tiles * accumulator;
+    t.written[index(BufferRole::Scratch)] += t.statusBytes;
     t.read[index(BufferRole::Scratch)] += (tiles - lines) * accumulator;
   } else if (stage == Stage::RowsOnePass || stage == Stage::ColumnsOnePass) {
     // Each tile is read once and written once. Per node of the lines' trees
@@ -115,7 +116,8 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
                                            : tilesWithSiblingsAt(d.params.chunksPerLine, level);
       ++level;
     }
-    t.written[index(BufferRole::Scratch)] += 2 * lines * nodes * accumulator + 4 * tiles;
+    t.statusBytes = 2 * lines * nodes * accumulator + 4 * tiles;
+    t.written[index(BufferRole::Scratch)] += t.statusBytes;
     t.read[index(BufferRole::Scratch)] += lines * reads * accumulator + 4 * tiles;
   } else if (isReduce(stage)) {
     t.read[index(d.in)] += elements;

@@ -15,6 +15,9 @@ struct DispatchTraffic {
   uint64_t read[7] = {0, 0, 0, 0, 0, 0, 0};
   uint64_t written[7] = {0, 0, 0, 0, 0, 0, 0};  // fillBytes included in Scratch
   uint64_t fillBytes = 0;
+  // Of written[Scratch] past the fill: the look-back's status words, which
+  // the pass writes within the bytes it fills.
+  uint64_t statusBytes = 0;
 
   uint64_t bytesRead() const noexcept;
   uint64_t bytesWritten() const noexcept;

@@ -240,6 +240,7 @@ struct Written {
   std::vector<uint8_t> output;
   std::vector<uint8_t> scratchBefore;
   std::vector<uint8_t> scratch;
+  std::vector<uint8_t> totals;  // empty without ScanDesc::totals
 };
 
 void submitPlan(Device::Impl& impl, const detail::Plan& plan,
@@ -286,11 +287,22 @@ Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t se
   detail::DeviceBuffer in(impl, inBytes);
   detail::DeviceBuffer out(impl, outBytes);
   detail::DeviceBuffer scratch(impl, scratchBytes);
+  // Packed line tensors, the carry-in random like the input.
+  uint64_t carryBytes = std::max<uint64_t>(desc.carryIn.spanBytes(), 16);
+  uint64_t totalsBytes = std::max<uint64_t>(desc.totals.spanBytes(), 16);
+  detail::DeviceBuffer carryIn(impl, carryBytes);
+  detail::DeviceBuffer totals(impl, totalsBytes);
   std::vector<uint8_t> input =
       test::randomElements(desc.input.dataType, desc.input.elementCount(), seed);
   std::memcpy(in.mapped(), input.data(), input.size());
+  if (!desc.carryIn.sizes.empty()) {
+    std::vector<uint8_t> carries =
+        test::randomElements(desc.carryIn.dataType, desc.carryIn.elementCount(), seed + 100);
+    std::memcpy(carryIn.mapped(), carries.data(), carries.size());
+  }
   std::memset(out.mapped(), sentinel, outBytes);
   std::memset(scratch.mapped(), sentinel, scratchBytes);
+  std::memset(totals.mapped(), sentinel, totalsBytes);
 
   auto address = [&](const detail::DeviceBuffer& buffer) {
     auto info =
@@ -302,6 +314,12 @@ Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t se
   bindings.input = {address(in), {in.buffer(), 0, inBytes}, inBytes};
   bindings.output = {address(out), {out.buffer(), 0, outBytes}, outBytes};
   bindings.scratch = {address(scratch), {scratch.buffer(), 0, scratchBytes}, op.scratchSize()};
+  if (!desc.carryIn.sizes.empty()) {
+    bindings.carryIn = {address(carryIn), {carryIn.buffer(), 0, carryBytes}, carryBytes};
+  }
+  if (!desc.totals.sizes.empty()) {
+    bindings.totals = {address(totals), {totals.buffer(), 0, totalsBytes}, totalsBytes};
+  }
   bindings.storageBufferAlignment =
       std::max<uint64_t>(impl.capabilities.minStorageBufferOffsetAlignment, 1);
   const detail::Plan& plan = opImpl.plan;
@@ -315,6 +333,7 @@ Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t se
   Written written;
   written.scratchBefore.assign(scratchPtr, scratchPtr + op.scratchSize());
   std::memset(out.mapped(), sentinel, outBytes);
+  std::memset(totals.mapped(), sentinel, totalsBytes);
   detail::Plan one;
   one.dispatches = {plan.dispatches[index]};
   one.scratchBytes = plan.scratchBytes;
@@ -322,6 +341,8 @@ Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t se
   const auto* outPtr = static_cast<const uint8_t*>(out.mapped());
   written.output.assign(outPtr, outPtr + outBytes);
   written.scratch.assign(scratchPtr, scratchPtr + op.scratchSize());
+  const auto* totalsPtr = static_cast<const uint8_t*>(totals.mapped());
+  written.totals.assign(totalsPtr, totalsPtr + desc.totals.spanBytes());
   return written;
 }
 
@@ -340,28 +361,48 @@ uint64_t changedBytes(const std::vector<uint8_t>& beforeA, const std::vector<uin
   return changed;
 }
 
+// Binds packed line tensors as the descriptor's carry-in and totals.
+ScanDesc carried(const CumulativeSummationDesc& summation, bool carryIn, bool totals) {
+  ScanDesc desc = scanDesc(summation);
+  TensorDesc lines{carryType(desc.output.dataType), desc.output.sizes, {}};
+  lines.sizes[desc.axis] = 1;
+  if (carryIn) desc.carryIn = lines;
+  if (totals) desc.totals = lines;
+  return desc;
+}
+
 }  // namespace
 
 // The kernels keep no counts of their own (kernels/ unchanged): what a
-// recorded dispatch can be seen to do is which bytes of output and scratch
-// it writes. Reads are not observed.
+// recorded dispatch can be seen to do is which bytes of output, scratch and
+// totals it writes. Reads are not observed.
 TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says") {
-  const std::vector<CumulativeSummationDesc> descs = {
-      test::packedDesc(DataType::Float32, {65536}, 0, false),
-      test::packedDesc(DataType::Float32, {1u << 18}, 0, false),
-      test::packedDesc(DataType::Float32, {3, 50000}, 1, false),
-      test::packedDesc(DataType::Float32, {4096, 64}, 0, false),
-      test::packedDesc(DataType::Float16, {20000, 12}, 0, true),
-      test::packedDesc(DataType::BFloat16, {7, 3001}, 1, false),
-      test::packedDesc(DataType::UInt64, {100, 33}, 1, false),
+  const std::vector<ScanDesc> descs = {
+      scanDesc(test::packedDesc(DataType::Float32, {65536}, 0, false)),
+      scanDesc(test::packedDesc(DataType::Float32, {1u << 18}, 0, false)),
+      scanDesc(test::packedDesc(DataType::Float32, {3, 50000}, 1, false)),
+      scanDesc(test::packedDesc(DataType::Float32, {4096, 64}, 0, false)),
+      scanDesc(test::packedDesc(DataType::Float16, {20000, 12}, 0, true)),
+      scanDesc(test::packedDesc(DataType::BFloat16, {7, 3001}, 1, false)),
+      scanDesc(test::packedDesc(DataType::UInt64, {100, 33}, 1, false)),
+      // Carried: the copy passes, and the one-pass kernels' line carries on
+      // GPU plans (a long row, rows of a workgroup, few long columns).
+      carried(test::packedDesc(DataType::Float32, {1u << 18}, 0, false), true, true),
+      carried(test::packedDesc(DataType::Float32, {3, 50000}, 1, false), true, true),
+      carried(test::packedDesc(DataType::Float32, {40, 200}, 1, false), true, false),
+      carried(test::packedDesc(DataType::Float32, {20000, 4}, 0, false), true, true),
+      carried(test::packedDesc(DataType::Float16, {20000, 12}, 0, true), false, true),
+      carried(test::packedDesc(DataType::UInt64, {100, 33}, 1, false), true, false),
   };
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::GpuTuning, test::Profile::ManyPasses})) {
     CAPTURE(std::string(test::profileName(profile)));
     Device& device = test::testDevice(profile);
-    for (const CumulativeSummationDesc& desc : descs) {
+    for (const ScanDesc& desc : descs) {
       CAPTURE(desc.input.sizes);
       CAPTURE(desc.axis);
+      CAPTURE(!desc.carryIn.sizes.empty());
+      CAPTURE(!desc.totals.sizes.empty());
       Operator op = device.createOperator(desc);
       const detail::Plan& plan = Device::Access::impl(op).plan;
       for (size_t i = 0; i < plan.dispatches.size(); ++i) {
@@ -376,18 +417,32 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
         uint64_t output =
             changedBytes(std::vector<uint8_t>(a.output.size(), 0xA5), a.output,
                          std::vector<uint8_t>(b.output.size(), 0x5A), b.output, element);
+        uint64_t totals =
+            changedBytes(std::vector<uint8_t>(a.totals.size(), 0xA5), a.totals,
+                         std::vector<uint8_t>(b.totals.size(), 0x5A), b.totals, accumulator);
+        // Scratch within the fill (every status word: the pass writes
+        // there) and past it (carries, line carries and totals).
+        auto part = [&](const std::vector<uint8_t>& bytes, bool fill) {
+          std::vector<uint8_t> kept = bytes;
+          auto first = kept.begin() + static_cast<ptrdiff_t>(dispatch.clearByteOffset);
+          auto last = first + static_cast<ptrdiff_t>(dispatch.clearBytes);
+          if (fill) return std::vector<uint8_t>(first, last);
+          std::fill(first, last, uint8_t{0});
+          return kept;
+        };
+        uint64_t filled = changedBytes(part(a.scratchBefore, true), part(a.scratch, true),
+                                       part(b.scratchBefore, true), part(b.scratch, true), 4);
         uint64_t scratch =
-            changedBytes(a.scratchBefore, a.scratch, b.scratchBefore, b.scratch, accumulator);
+            changedBytes(part(a.scratchBefore, false), part(a.scratch, false),
+                         part(b.scratchBefore, false), part(b.scratch, false), accumulator);
         size_t outputRole = static_cast<size_t>(detail::BufferRole::Output);
         size_t scratchRole = static_cast<size_t>(detail::BufferRole::Scratch);
+        size_t totalsRole = static_cast<size_t>(detail::BufferRole::Totals);
         CHECK(output == model.written[outputRole]);
-        if (model.fillBytes != 0) {
-          // The fill covers every status word; the pass writes within it.
-          CHECK(scratch == model.fillBytes);
-          CHECK(model.written[scratchRole] - model.fillBytes <= model.fillBytes);
-        } else {
-          CHECK(scratch == model.written[scratchRole]);
-        }
+        CHECK(totals == model.written[totalsRole]);
+        CHECK(filled == model.fillBytes);
+        CHECK(model.statusBytes <= model.fillBytes);
+        CHECK(scratch == model.written[scratchRole] - model.fillBytes - model.statusBytes);
       }
       CHECK(validationMessageCount(device) == 0);
     }
