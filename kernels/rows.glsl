@@ -156,43 +156,59 @@ shared ACC_VEC_T sStage[kStagedNodes ? gl_WorkGroupSize.x * uint(NODE_VECS) : 1u
 uint stagedSegment() { return min(gl_SubgroupSize, kWorkgroupSize); }
 uint stageSlot(uint a) { return a ^ ((a >> 3u) & 7u); }
 
+bool packedLines() { return (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u; }
+
 // Whether the workgroup's nodes move staged: every node full and on vectors,
-// and each segment inside one line. The same on every invocation.
+// and each segment inside one line or over packed lines. The same on every
+// invocation.
 bool tileStaged(RowTask task) {
-  return kStagedNodes && kVectorLoads && (1u << p.shape) >= stagedSegment() &&
+  return kStagedNodes && kVectorLoads && ((1u << p.shape) >= stagedSegment() || packedLines()) &&
          OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T(NODE << p.shape) <=
              OFFSET_T(p.axisLen);
 }
 
 // Staged accesses of the invocation's segment: its nodes, the invocation's
 // lane, its region of sStage, the invocation's node there in memory order,
-// and the element offset of the segment's lowest vector in a line starting
-// at `line`.
+// the segment's first line, and the element offset of the segment's lowest
+// vector from its first line's traversal element 0 (`line`).
 struct Segment {
   uint size;
   uint lane;
   uint region;
   uint node;
+  uint firstLine;
   OFFSET_T lowest;
 };
 
+// A segment wider than its lines holds whole packed lines, 1 << p.shape
+// lanes each, in memory order (each line's nodes reversed where kReverse).
 Segment segmentOf(RowTask task, OFFSET_T line) {
   Segment s;
   s.size = stagedSegment();
   uint place = placeInWorkgroup();
   s.lane = place & (s.size - 1u);
   s.region = (place - s.lane) * uint(NODE_VECS);
-  s.node = kReverse ? s.size - 1u - s.lane : s.lane;
-  OFFSET_T first = task.k0 - OFFSET_T(s.lane * NODE);
-  s.lowest = nodeLowest(line, kReverse ? first + OFFSET_T((s.size - 1u) * NODE) : first);
+  uint lineLanes = min(1u << p.shape, s.size);
+  uint slot = s.lane & (lineLanes - 1u);
+  s.node = s.lane - slot + (kReverse ? lineLanes - 1u - slot : slot);
+  s.firstLine = task.line - (s.lane >> p.shape);
+  OFFSET_T start = line;
+  if (lineLanes < s.size) start = OFFSET_T(s.firstLine) * OFFSET_T(p.axisLen);
+  OFFSET_T first = task.k0 - OFFSET_T(slot * NODE);
+  s.lowest = nodeLowest(start, kReverse ? first + OFFSET_T((lineLanes - 1u) * NODE) : first);
   return s;
+}
+
+// Whether vector a of the segment lies in one of the tensor's lines.
+bool stagedVectorValid(Segment s, uint a) {
+  return s.firstLine + a / (uint(NODE_VECS) << p.shape) < p.lineCount;
 }
 
 void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
   Segment s = segmentOf(task, task.inLine);
-  if (task.valid) {
-    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      uint a = uint(q) * s.size + s.lane;
+  [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+    uint a = uint(q) * s.size + s.lane;
+    if (stagedVectorValid(s, a)) {
       sStage[s.region + stageSlot(a)] = loadInVec(s.lowest + OFFSET_T(a * uint(VEC_N)));
     }
   }
@@ -219,9 +235,9 @@ void storeStagedNode(RowTask task, ACC_T v[NODE]) {
   }
   subgroupMemoryBarrierShared();
   subgroupBarrier();
-  if (task.valid) {
-    [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
-      uint a = uint(q) * s.size + s.lane;
+  [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
+    uint a = uint(q) * s.size + s.lane;
+    if (stagedVectorValid(s, a)) {
       storeOutVec(s.lowest + OFFSET_T(a * uint(VEC_N)), sStage[s.region + stageSlot(a)]);
     }
   }

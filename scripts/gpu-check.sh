@@ -24,7 +24,7 @@
 # VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: known failures),
 # GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
 # GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m 1d_256m
-# rows_16k": substrings, as --case takes them).
+# rows_16k short_rows_16m": substrings, as --case takes them).
 set -uo pipefail
 
 usage() {
@@ -341,7 +341,7 @@ run() {
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before
     # the binaries' own RUNPATH).
     local cases=() name
-    for name in ${GPU_CHECK_BASELINE_CASES:-1d_1m 1d_16m 1d_256m rows_16k}; do
+    for name in ${GPU_CHECK_BASELINE_CASES:-1d_1m 1d_16m 1d_256m rows_16k short_rows_16m}; do
       cases+=(--case "$name")
     done
     [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && cases+=(--quick --device-local)

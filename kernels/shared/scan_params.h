@@ -38,6 +38,9 @@ using uint = uint32_t;
 // scan stages: each output leaves its own element out (exclusive); read where
 // the pipeline's VKSCAN_SPEC_EXCLUSIVE is VKSCAN_EXCLUSIVE_FROM_FLAGS
 #define VKSCAN_FLAG_EXCLUSIVE 8u
+// rows kernels: line i lies at i * axisLen elements from line 0 in input and
+// output, so a staged segment may span several short lines (tileStaged())
+#define VKSCAN_FLAG_PACKED_LINES 16u
 // Never set by the host: the chunk kernels' touched words (kTouchAhead) feed
 // a store made only under it, so that compilers keep those reads (a read
 // whose value goes unused is dropped).

@@ -34,6 +34,19 @@ constexpr uint32_t kColumnsWorkgroup = 256;
 constexpr uint64_t kColumnsLanes = 16;
 constexpr uint64_t kColumnsTile = 256;
 
+// Whether consecutive lines lie back to back in input and output (line i
+// at i * axisLen elements from line 0), so that a staged segment of the rows
+// kernels may span several short lines (VKSCAN_FLAG_PACKED_LINES).
+bool linesPacked(const Problem& p) {
+  if (p.inAxisStride != p.outAxisStride) return false;
+  int64_t next = static_cast<int64_t>(p.axisLen);
+  for (const LineDim& dim : p.lines) {
+    if (dim.inStride != next || dim.outStride != next) return false;
+    next *= static_cast<int64_t>(dim.size);
+  }
+  return true;
+}
+
 uint32_t log2Exact(uint64_t value) {
   uint32_t log = 0;
   while ((uint64_t{1} << log) < value) ++log;
@@ -107,10 +120,13 @@ class GpuPlanner final : public Planner {
     if (p.axisLen <= tile) {
       uint32_t segmentLog2 = log2Exact(ceilDiv(p.axisLen, kNode));
       scan.params.shape = segmentLog2;
-      // Staged where each line fills its invocations' nodes and a subgroup's.
-      scan.pipeline.stagedNodes = stagesTiles(p.type, workgroup) && vector &&
-                                  p.axisLen == kNode << segmentLog2 &&
-                                  (uint64_t{1} << segmentLog2) >= stagedSegment(workgroup);
+      // Staged where each line fills its invocations' nodes, and a
+      // subgroup's nodes lie back to back: one line's, or packed lines'.
+      bool packed = linesPacked(p);
+      scan.pipeline.stagedNodes =
+          stagesTiles(p.type, workgroup) && vector && p.axisLen == kNode << segmentLog2 &&
+          ((uint64_t{1} << segmentLog2) >= stagedSegment(workgroup) || packed);
+      if (scan.pipeline.stagedNodes && packed) scan.params.flags |= VKSCAN_FLAG_PACKED_LINES;
       setLineCarries(scan, carries);
       emit(scan, ceilDiv(lines, workgroup >> segmentLog2));
       return;

@@ -300,6 +300,53 @@ TEST_CASE("rows kernels: tiles staged through shared memory and node by node") {
   }
 }
 
+// Lines shorter than a subgroup's nodes stage too where they lie back to
+// back (VKSCAN_FLAG_PACKED_LINES): a segment then holds 1 to 8 whole lines
+// (subgroups of 8 or 4, lines of 16 to 64), the last segment partly past
+// the tensor's lines; padded lines move node by node.
+TEST_CASE("rows kernels: tiles staged across packed short lines") {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    bool padded;
+  };
+  const Shape shapes[] = {
+      {{1001, 16}, false}, {{3, 7, 32}, false}, {{45, 64}, false},
+      {{1, 16}, false},    {{13, 128}, false},  {{200, 32}, true},
+  };
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    CAPTURE(std::string(test::profileName(profile)));
+    uint64_t seed = 400;
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      for (const Shape& shape : shapes) {
+        CumulativeSummationDesc desc =
+            test::packedDesc(type, shape.sizes, static_cast<uint32_t>(shape.sizes.size() - 1));
+        if (shape.padded) {
+          desc.input.strides = {shape.sizes[1] + 8, 1};
+          desc.output.strides = {shape.sizes[1] + 8, 1};
+        }
+        CAPTURE(type);
+        CAPTURE(shape.sizes);
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        const detail::Dispatch& d = plan.dispatches[0];
+        REQUIRE(d.pipeline.stage == detail::Stage::RowsScan);
+        bool packed = (d.params.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
+        bool fillsSubgroup =
+            (uint64_t{1} << d.params.shape) >=
+            std::min<uint64_t>(impl.planLimits().subgroupSize, d.pipeline.workgroupSize);
+        uint64_t tileBytes =
+            uint64_t{d.pipeline.workgroupSize} * 16 * dataTypeSize(detail::accumulationType(type));
+        bool fits = tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
+        CHECK(packed == (d.pipeline.stagedNodes && !shape.padded));
+        CHECK(d.pipeline.stagedNodes == (fits && (!shape.padded || fillsSubgroup)));
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
   const std::vector<test::Profile> profiles = test::testedProfiles();
   for (test::Profile profile : profiles) {

@@ -196,7 +196,20 @@ class Checker {
     }
     // A staged tile (kernels/rows.glsl sStage) moves on vectors and fits the
     // device's shared memory with the rest; a rows scan stages only lines
-    // that fill their nodes and a subgroup's.
+    // that fill their nodes and a subgroup's, or packed lines, back to back
+    // in input and output (VKSCAN_FLAG_PACKED_LINES).
+    bool packed = (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
+    if (packed) {
+      expect(d.pipeline.stagedNodes && p.chunksPerLine == 1, "packed lines only staged, whole");
+      int64_t next = p.axisLen;
+      for (int i = 0; i < 3; ++i) {
+        if (p.lineSize[i] <= 1) continue;
+        expect(p.inLineStride[i] == next && p.outLineStride[i] == next,
+               "packed lines lie back to back");
+        next *= p.lineSize[i];
+      }
+      expect(p.inAxisStride == p.outAxisStride, "packed lines share a direction");
+    }
     if (d.pipeline.stagedNodes) {
       uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
       expect(d.pipeline.vectorLoads, "staged nodes on vectors");
@@ -204,8 +217,8 @@ class Checker {
              "a staged tile fits shared memory");
       if (p.chunksPerLine == 1) {
         expect(p.axisLen == uint64_t{16} << p.shape, "staged lines fill their nodes");
-        expect((uint64_t{1} << p.shape) >= std::min<uint64_t>(limits_.subgroupSize, wg),
-               "staged lines fill a subgroup");
+        expect(packed || (uint64_t{1} << p.shape) >= std::min<uint64_t>(limits_.subgroupSize, wg),
+               "staged lines fill a subgroup or are packed");
       }
     }
   }

@@ -861,13 +861,23 @@ TEST_CASE("plan: GPU rows kernels stage tiles where shared memory holds them") {
   CHECK_FALSE(staged(line(DataType::Float32, {1u << 20}), 16384));
   CHECK(staged(line(DataType::Float32, {1u << 20}), 16384 + 4096));
   CHECK_FALSE(staged(line(DataType::Float32, {1u << 20}), 49152, 32, false));
-  // Lines of one tile: where each fills its nodes and a subgroup's.
+  // Lines of one tile: where each fills its nodes, and a subgroup's or the
+  // subgroup's nodes lie back to back (packed lines, flagged).
   CHECK(staged(line(DataType::Float32, {100, 4096}), 49152));
   CHECK(staged(line(DataType::Float32, {100, 512}), 49152));
-  CHECK_FALSE(staged(line(DataType::Float32, {100, 256}), 49152));
   CHECK(staged(line(DataType::Float32, {100, 256}), 49152, 16));
+  CHECK(staged(line(DataType::Float32, {100, 256}), 49152));
+  CHECK(staged(line(DataType::Float32, {1u << 20, 16}), 49152));
+  CHECK(staged(line(DataType::Float16, {3, 5, 32}), 32768));
   CHECK_FALSE(staged(line(DataType::Float32, {100, 4000}), 49152));
-  CHECK_FALSE(staged(line(DataType::Float32, {1u << 20, 16}), 49152));
+  CHECK_FALSE(staged(line(DataType::Float32, {1u << 20, 12}), 49152));
+  CumulativeSummationDesc padded = line(DataType::Float32, {100, 256});
+  padded.input.strides = {260, 1};
+  padded.output.strides = {260, 1};
+  CHECK_FALSE(staged(padded, 49152));
+  padded.input.strides = {256, 1};
+  CHECK_FALSE(staged(padded, 49152));
+  CHECK(staged(padded, 49152, 16));
   // Lines off vectors move node by node.
   CumulativeSummationDesc offVectors = line(DataType::Float32, {100, 4096});
   offVectors.input.strides = {4097, 1};
