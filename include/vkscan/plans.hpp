@@ -73,13 +73,19 @@ struct PlannedDispatch {
   DataType dataType = DataType::Float32;  // what it reads and writes (carries: accumulators)
   uint32_t workgroups[3] = {0, 0, 0};     // the grid, x by y by z
   uint32_t workgroupSize = 0;             // invocations per workgroup
+  // The bytes of each tensor (ScanDesc's, and scratch) read and written.
   uint64_t inputBytesRead = 0;
+  uint64_t outputBytesRead = 0;   // the values the indices' records pass reads back
+  uint64_t indicesBytesRead = 0;  // the index scan's
+  uint64_t carryInBytesRead = 0;
   uint64_t scratchBytesRead = 0;
   uint64_t outputBytesWritten = 0;
+  uint64_t indicesBytesWritten = 0;
+  uint64_t totalsBytesWritten = 0;
   uint64_t scratchBytesWritten = 0;  // fillBytes included
   uint64_t fillBytes = 0;            // scratch filled by vkCmdFillBuffer before it
-  uint64_t bytesRead = 0;            // inputBytesRead + scratchBytesRead
-  uint64_t bytesWritten = 0;         // outputBytesWritten + scratchBytesWritten
+  uint64_t bytesRead = 0;            // the sum of the five *BytesRead
+  uint64_t bytesWritten = 0;         // the sum of the four *BytesWritten
 };
 
 // A plan as planFor() or planOf() reports it.

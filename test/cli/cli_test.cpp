@@ -1290,11 +1290,12 @@ TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass beside their copi
   const std::pair<Lines, Lines> plans[] = {
       {{"16777216", "--axis", "0", "--carry-in", "--totals"},
        {"3 dispatches", "  rows_scan UINT32: workgroups 1x1x1",
+        "reads 4 B (input 0, carry-in 4, scratch 0)",
         "  rows_onepass FLOAT32: workgroups 4096x1x1 of 256", "traffic ratio: 1.0041\n"}},
       // A strided axis of few long lines: the columns one pass, then the totals' copy.
       {{"4096x4096", "--axis", "0", "--totals"},
        {"2 dispatches", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256",
-        "traffic ratio: 1.0178\n"}},
+        "writes 16,384 B (output 0, totals 16,384, scratch 0)", "traffic ratio: 1.0178\n"}},
   };
   for (const auto& [given, expected] : plans) {
     Lines args = {"plan", "--dtype", "float32", "--profile", "nvidia"};

@@ -34,8 +34,10 @@ std::vector<std::string> kernelsOf(const PlanReport& report) {
 void checkSums(const PlanReport& report) {
   uint64_t moved = 0;
   for (const PlannedDispatch& d : report.dispatches) {
-    CHECK(d.bytesRead == d.inputBytesRead + d.scratchBytesRead);
-    CHECK(d.bytesWritten == d.outputBytesWritten + d.scratchBytesWritten);
+    CHECK(d.bytesRead == d.inputBytesRead + d.outputBytesRead + d.indicesBytesRead +
+                             d.carryInBytesRead + d.scratchBytesRead);
+    CHECK(d.bytesWritten == d.outputBytesWritten + d.indicesBytesWritten + d.totalsBytesWritten +
+                                d.scratchBytesWritten);
     moved += d.bytesRead + d.bytesWritten;
   }
   CHECK(report.bytesMoved == moved);
@@ -155,6 +157,47 @@ TEST_CASE("traffic: look-back reads each tile twice and fills its status words")
     CHECK(pass.scratchBytesRead == 15 * 4);
     CHECK(report.scratchBytes == 16 * 16);
     checkSums(report);
+  }
+}
+
+// Each tensor's bytes are a part of their own: the carry-in read and the
+// totals written by the copies of a carried plan, the indices the records
+// and index-scan passes write (and the values they read back).
+TEST_CASE("traffic: the parts add up on carried plans and with indices") {
+  ScanDesc carried = scanDesc(test::packedDesc(DataType::Float32, {300, 5000}, 1, false));
+  TensorDesc lines{DataType::Float32, {300, 1}, {}};
+  carried.carryIn = lines;
+  carried.totals = lines;
+  ScanDesc indexed = scanDesc(test::packedDesc(DataType::Float32, {300, 5000}, 1, false));
+  indexed.operation = ScanOperation::Maximum;
+  indexed.indices = {DataType::Int64, {300, 5000}, {}};
+  for (const std::string& profile : {std::string("nvidia"), std::string("lavapipe")}) {
+    CAPTURE(profile);
+    PlanReport report = planFor(carried, profile);
+    checkSums(report);
+    REQUIRE(report.dispatches.size() >= 3);
+    CHECK(report.dispatches.front().carryInBytesRead == 300 * 4);
+    CHECK(report.dispatches.back().totalsBytesWritten == 300 * 4);
+    uint64_t carryIn = 0;
+    uint64_t totals = 0;
+    for (const PlannedDispatch& d : report.dispatches) {
+      carryIn += d.carryInBytesRead;
+      totals += d.totalsBytesWritten;
+    }
+    CHECK(carryIn == 300 * 4);
+    CHECK(totals == 300 * 4);
+
+    report = planFor(indexed, profile);
+    checkSums(report);
+    uint64_t indicesWritten = 0;
+    uint64_t outputRead = 0;
+    for (const PlannedDispatch& d : report.dispatches) {
+      indicesWritten += d.indicesBytesWritten;
+      outputRead += d.outputBytesRead;
+    }
+    // The records and the index scan each write every index once.
+    CHECK(indicesWritten >= 2 * 300 * 5000 * 8);
+    CHECK(outputRead == 300 * 5000 * 4);
   }
 }
 

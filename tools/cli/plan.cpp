@@ -179,16 +179,21 @@ void printReport(const PlanReport& report) {
               report.dispatches.size() == 1 ? "" : "es",
               withThousands(report.scratchBytes).c_str());
   for (const PlannedDispatch& d : report.dispatches) {
-    std::printf(
-        "  %s %s: workgroups %ux%ux%u of %u, reads %s B (input %s, scratch %s), writes %s B "
-        "(output %s, scratch %s",
-        d.kernel.c_str(), dataTypeName(d.dataType), d.workgroups[0], d.workgroups[1],
-        d.workgroups[2], d.workgroupSize, withThousands(d.bytesRead).c_str(),
-        withThousands(d.inputBytesRead).c_str(), withThousands(d.scratchBytesRead).c_str(),
-        withThousands(d.bytesWritten).c_str(), withThousands(d.outputBytesWritten).c_str(),
-        withThousands(d.scratchBytesWritten).c_str());
-    if (d.fillBytes != 0) std::printf(", of which filled %s", withThousands(d.fillBytes).c_str());
-    std::printf(")\n");
+    // Input or output and scratch always; the other tensors where touched.
+    std::string reads = "input " + withThousands(d.inputBytesRead);
+    if (d.outputBytesRead != 0) reads += ", output " + withThousands(d.outputBytesRead);
+    if (d.indicesBytesRead != 0) reads += ", indices " + withThousands(d.indicesBytesRead);
+    if (d.carryInBytesRead != 0) reads += ", carry-in " + withThousands(d.carryInBytesRead);
+    reads += ", scratch " + withThousands(d.scratchBytesRead);
+    std::string writes = "output " + withThousands(d.outputBytesWritten);
+    if (d.indicesBytesWritten != 0) writes += ", indices " + withThousands(d.indicesBytesWritten);
+    if (d.totalsBytesWritten != 0) writes += ", totals " + withThousands(d.totalsBytesWritten);
+    writes += ", scratch " + withThousands(d.scratchBytesWritten);
+    if (d.fillBytes != 0) writes += ", of which filled " + withThousands(d.fillBytes);
+    std::printf("  %s %s: workgroups %ux%ux%u of %u, reads %s B (%s), writes %s B (%s)\n",
+                d.kernel.c_str(), dataTypeName(d.dataType), d.workgroups[0], d.workgroups[1],
+                d.workgroups[2], d.workgroupSize, withThousands(d.bytesRead).c_str(), reads.c_str(),
+                withThousands(d.bytesWritten).c_str(), writes.c_str());
   }
   std::printf("bytes moved: %s, tensor bytes: %s, traffic ratio: %.4f\n",
               withThousands(report.bytesMoved).c_str(), withThousands(report.tensorBytes).c_str(),
