@@ -199,9 +199,10 @@ Segment segmentOf(RowTask task, OFFSET_T line) {
   return s;
 }
 
-// Whether vector a of the segment lies in one of the tensor's lines.
+// Whether vector a of the segment lies in one of the tensor's lines (shifts
+// and a constant divisor: no integer division by a runtime value).
 bool stagedVectorValid(Segment s, uint a) {
-  return s.firstLine + a / (uint(NODE_VECS) << p.shape) < p.lineCount;
+  return s.firstLine + (a >> p.shape) / uint(NODE_VECS) < p.lineCount;
 }
 
 void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
