@@ -158,25 +158,31 @@ uint stageSlot(uint a) { return a ^ ((a >> 3u) & 7u); }
 
 bool packedLines() { return (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u; }
 
-// Whether the workgroup's nodes move staged: every node full and on vectors,
-// and each segment inside one line or over packed lines. The same on every
+// Whether the workgroup's nodes move staged: on vectors, each segment inside
+// one line or over packed lines, and each vector wholly inside its line or
+// wholly past it (a full tile, or lines of whole vectors). The same on every
 // invocation.
 bool tileStaged(RowTask task) {
+  bool tileFull = OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) +
+                      OFFSET_T(NODE << p.shape) <=
+                  OFFSET_T(p.axisLen);
   return kStagedNodes && kVectorLoads && ((1u << p.shape) >= stagedSegment() || packedLines()) &&
-         OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T(NODE << p.shape) <=
-             OFFSET_T(p.axisLen);
+         (tileFull || p.axisLen % uint(VEC_N) == 0u);
 }
 
 // Staged accesses of the invocation's segment: its nodes, the invocation's
 // lane, its region of sStage, the invocation's node there in memory order,
-// the segment's first line, and the element offset of the segment's lowest
-// vector from its first line's traversal element 0 (`line`).
+// log2 of the lanes of each of its lines, its first line, the traversal
+// index of its first node in each line, and the element offset of its
+// lowest vector from its first line's traversal element 0 (`line`).
 struct Segment {
   uint size;
   uint lane;
   uint region;
   uint node;
+  uint lineLog2;
   uint firstLine;
+  OFFSET_T first;
   OFFSET_T lowest;
 };
 
@@ -188,30 +194,41 @@ Segment segmentOf(RowTask task, OFFSET_T line) {
   uint place = placeInWorkgroup();
   s.lane = place & (s.size - 1u);
   s.region = (place - s.lane) * uint(NODE_VECS);
-  uint lineLanes = min(1u << p.shape, s.size);
+  s.lineLog2 = min(p.shape, uint(findMSB(s.size)));
+  uint lineLanes = 1u << s.lineLog2;
   uint slot = s.lane & (lineLanes - 1u);
   s.node = s.lane - slot + (kReverse ? lineLanes - 1u - slot : slot);
   s.firstLine = task.line - (s.lane >> p.shape);
   OFFSET_T start = line;
   if (lineLanes < s.size) start = OFFSET_T(s.firstLine) * OFFSET_T(p.axisLen);
-  OFFSET_T first = task.k0 - OFFSET_T(slot * NODE);
-  s.lowest = nodeLowest(start, kReverse ? first + OFFSET_T((lineLanes - 1u) * NODE) : first);
+  s.first = task.k0 - OFFSET_T(slot * NODE);
+  s.lowest = nodeLowest(start, kReverse ? s.first + OFFSET_T((lineLanes - 1u) * NODE) : s.first);
   return s;
 }
 
-// Whether vector a of the segment lies in one of the tensor's lines (shifts
-// and a constant divisor: no integer division by a runtime value).
-bool stagedVectorValid(Segment s, uint a) {
-  return s.firstLine + (a >> p.shape) / uint(NODE_VECS) < p.lineCount;
+// Whether vector a of the segment (in memory order) lies in one of the
+// tensor's lines, and its element offset from s.lowest. A line shorter than
+// its lanes' nodes leaves the vectors past its end (its first vectors in
+// memory where kReverse) to the identity. Shifts and constant divisors: no
+// integer division by a runtime value.
+bool stagedVector(Segment s, uint a, out OFFSET_T offset) {
+  uint lineVecs = uint(NODE_VECS) << s.lineLog2;
+  uint line = (a >> s.lineLog2) / uint(NODE_VECS);
+  uint r = a - line * lineVecs;
+  uint traversal = kReverse ? lineVecs - 1u - r : r;
+  offset = OFFSET_T(line) * OFFSET_T(p.axisLen) + OFFSET_T(r * uint(VEC_N));
+  return s.firstLine + line < p.lineCount &&
+         s.first + OFFSET_T(traversal * uint(VEC_N)) < OFFSET_T(p.axisLen);
 }
 
 void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
   Segment s = segmentOf(task, task.inLine);
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
     uint a = uint(q) * s.size + s.lane;
-    if (stagedVectorValid(s, a)) {
-      sStage[s.region + stageSlot(a)] = loadInVec(s.lowest + OFFSET_T(a * uint(VEC_N)));
-    }
+    OFFSET_T offset;
+    ACC_VEC_T w = splatAcc(identity());
+    if (stagedVector(s, a, offset)) w = loadInVec(s.lowest + offset);
+    sStage[s.region + stageSlot(a)] = w;
   }
   subgroupMemoryBarrierShared();
   subgroupBarrier();
@@ -238,8 +255,9 @@ void storeStagedNode(RowTask task, ACC_T v[NODE]) {
   subgroupBarrier();
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
     uint a = uint(q) * s.size + s.lane;
-    if (stagedVectorValid(s, a)) {
-      storeOutVec(s.lowest + OFFSET_T(a * uint(VEC_N)), sStage[s.region + stageSlot(a)]);
+    OFFSET_T offset;
+    if (stagedVector(s, a, offset)) {
+      storeOutVec(s.lowest + offset, sStage[s.region + stageSlot(a)]);
     }
   }
 }

@@ -120,11 +120,12 @@ class GpuPlanner final : public Planner {
     if (p.axisLen <= tile) {
       uint32_t segmentLog2 = log2Exact(ceilDiv(p.axisLen, kNode));
       scan.params.shape = segmentLog2;
-      // Staged where each line fills its invocations' nodes, and a
-      // subgroup's nodes lie back to back: one line's, or packed lines'.
+      // Staged where lines are whole vectors, and a subgroup's nodes lie
+      // back to back: one line's, or packed lines' (kernels/rows.glsl).
       bool packed = linesPacked(p);
+      bool wholeVectors = p.axisLen % static_cast<uint64_t>(vectorElements(p.type)) == 0;
       scan.pipeline.stagedNodes =
-          stagesTiles(p.type, workgroup) && vector && p.axisLen == kNode << segmentLog2 &&
+          stagesTiles(p.type, workgroup) && vector && wholeVectors &&
           ((uint64_t{1} << segmentLog2) >= stagedSegment(workgroup) || packed);
       if (scan.pipeline.stagedNodes && packed) scan.params.flags |= VKSCAN_FLAG_PACKED_LINES;
       setLineCarries(scan, carries);

@@ -385,6 +385,8 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
   const Case cases[] = {
       {DataType::Float32, ScanOperation::Sum, {5, 17}, 1},
       {DataType::Float32, ScanOperation::Product, {3, 256}, 1},
+      {DataType::Float32, ScanOperation::Product, {7, 20}, 1},
+      {DataType::Float32, ScanOperation::Sum, {2, 5000}, 1},
       {DataType::Int64, ScanOperation::Sum, {3, 300}, 1},
       {DataType::Float64, ScanOperation::Maximum, {2, 4096}, 1},
       {DataType::Float32, ScanOperation::Sum, {2, 4097}, 1},

@@ -347,6 +347,56 @@ TEST_CASE("rows kernels: tiles staged across packed short lines") {
   }
 }
 
+// Lines of whole vectors short of their nodes stage too: the vectors past a
+// line's end (its first in memory where the axis decreases) are neither
+// loaded nor stored, the identity in their place. Packed lines of 12 and 20,
+// single lines of 300 and 1000 (some subgroups wholly past the end), padded
+// lines of 2000, the last tile of one-pass lines of 5000; lines of 18 are
+// whole vectors of UINT64 alone.
+TEST_CASE("rows kernels: tiles staged on lines short of their nodes") {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    bool padded;
+  };
+  const Shape shapes[] = {
+      {{1000, 12}, false}, {{77, 20}, false}, {{37, 300}, false}, {{5, 1000}, false},
+      {{1, 8}, false},     {{9, 2000}, true}, {{3, 5000}, false}, {{50, 18}, false},
+  };
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    CAPTURE(std::string(test::profileName(profile)));
+    uint64_t seed = 450;
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      for (const Shape& shape : shapes) {
+        CumulativeSummationDesc desc =
+            test::packedDesc(type, shape.sizes, static_cast<uint32_t>(shape.sizes.size() - 1));
+        if (shape.padded) {
+          desc.input.strides = {shape.sizes[1] + 4, 1};
+          desc.output.strides = {shape.sizes[1] + 4, 1};
+        }
+        CAPTURE(type);
+        CAPTURE(shape.sizes);
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        const detail::Dispatch& d = plan.dispatches[0];
+        uint64_t tileBytes =
+            uint64_t{d.pipeline.workgroupSize} * 16 * dataTypeSize(detail::accumulationType(type));
+        bool fits = tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
+        uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
+        bool whole = shape.sizes.back() % vector == 0;
+        if (d.pipeline.stage == detail::Stage::RowsScan) {
+          CHECK(d.pipeline.stagedNodes == (fits && whole));
+        } else {
+          REQUIRE(d.pipeline.stage == detail::Stage::RowsOnePass);
+          CHECK(d.pipeline.stagedNodes == fits);
+        }
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
   const std::vector<test::Profile> profiles = test::testedProfiles();
   for (test::Profile profile : profiles) {

@@ -196,8 +196,8 @@ class Checker {
     }
     // A staged tile (kernels/rows.glsl sStage) moves on vectors and fits the
     // device's shared memory with the rest; a rows scan stages only lines
-    // that fill their nodes and a subgroup's, or packed lines, back to back
-    // in input and output (VKSCAN_FLAG_PACKED_LINES).
+    // of whole vectors that fill a subgroup's nodes, or packed lines, back
+    // to back in input and output (VKSCAN_FLAG_PACKED_LINES).
     bool packed = (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
     if (packed) {
       expect(d.pipeline.stagedNodes && p.chunksPerLine == 1, "packed lines only staged, whole");
@@ -216,7 +216,11 @@ class Checker {
       expect(tile * accSize + 4096 <= limits_.maxSharedMemoryBytes,
              "a staged tile fits shared memory");
       if (p.chunksPerLine == 1) {
-        expect(p.axisLen == uint64_t{16} << p.shape, "staged lines fill their nodes");
+        uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
+        expect(p.axisLen % vector == 0, "staged lines are whole vectors");
+        expect((p.shape == 0 || p.axisLen > (uint64_t{8} << p.shape)) &&
+                   p.axisLen <= (uint64_t{16} << p.shape),
+               "a staged line's segment is its nodes");
         expect(packed || (uint64_t{1} << p.shape) >= std::min<uint64_t>(limits_.subgroupSize, wg),
                "staged lines fill a subgroup or are packed");
       }

@@ -869,8 +869,14 @@ TEST_CASE("plan: GPU rows kernels stage tiles where shared memory holds them") {
   CHECK(staged(line(DataType::Float32, {100, 256}), 49152));
   CHECK(staged(line(DataType::Float32, {1u << 20, 16}), 49152));
   CHECK(staged(line(DataType::Float16, {3, 5, 32}), 32768));
-  CHECK_FALSE(staged(line(DataType::Float32, {100, 4000}), 49152));
-  CHECK_FALSE(staged(line(DataType::Float32, {1u << 20, 12}), 49152));
+  // Lines of whole vectors short of their nodes, the rest of the nodes the
+  // identity (vectors of 4 elements, or 2 of 8 bytes).
+  CHECK(staged(line(DataType::Float32, {100, 4000}), 49152));
+  CHECK(staged(line(DataType::Float32, {1u << 20, 12}), 49152));
+  CHECK(staged(line(DataType::Float16, {1000, 12}), 32768));
+  CHECK(staged(line(DataType::Float64, {1000, 10}), 49152));
+  CHECK_FALSE(staged(line(DataType::Float64, {1000, 9}), 49152));
+  CHECK_FALSE(staged(line(DataType::Float32, {100, 4001}), 49152));
   CumulativeSummationDesc padded = line(DataType::Float32, {100, 256});
   padded.input.strides = {260, 1};
   padded.output.strides = {260, 1};
