@@ -73,6 +73,10 @@ struct PlannedDispatch {
   DataType dataType = DataType::Float32;  // what it reads and writes (carries: accumulators)
   uint32_t workgroups[3] = {0, 0, 0};     // the grid, x by y by z
   uint32_t workgroupSize = 0;             // invocations per workgroup
+  // Rows kernels: tiles move through shared memory, so that neighbouring
+  // lanes load and store neighbouring 16-byte vectors (a last tile whose line
+  // is not whole vectors excepted); false for every other kernel.
+  bool stagedTiles = false;
   // The bytes of each tensor (ScanDesc's, and scratch) read and written.
   uint64_t inputBytesRead = 0;
   uint64_t outputBytesRead = 0;   // the values the indices' records pass reads back
@@ -118,10 +122,10 @@ VKSCAN_API PlanReport planOf(const Operator& op);
 
 // `report` as one JSON object, on one line, with the keys "profile",
 // "operation" (scanOperationName(), e.g. "SUM"), "dispatches" (objects of
-// "kernel", "workgroups" [x, y, z], "workgroup_size", "bytes_read",
-// "bytes_written"), "scratch_bytes", "bytes_moved", "tensor_bytes" and
-// "traffic_ratio". Integers are exact; the ratio is the shortest decimal
-// that reads back as the same double.
+// "kernel", "workgroups" [x, y, z], "workgroup_size", "staged_tiles",
+// "bytes_read", "bytes_written"), "scratch_bytes", "bytes_moved",
+// "tensor_bytes" and "traffic_ratio". Integers are exact; the ratio is the
+// shortest decimal that reads back as the same double.
 VKSCAN_API std::string toJson(const PlanReport& report);
 
 }  // namespace vkscan

@@ -30,6 +30,7 @@ PlanReport reportOf(const detail::Plan& plan, const ScanDesc& desc, std::string 
     planned.workgroups[1] = dispatch.groupsY;
     planned.workgroups[2] = 1;
     planned.workgroupSize = dispatch.pipeline.workgroupSize;
+    planned.stagedTiles = dispatch.pipeline.stagedNodes;
     auto read = [&](BufferRole role) { return traffic.read[static_cast<size_t>(role)]; };
     auto written = [&](BufferRole role) { return traffic.written[static_cast<size_t>(role)]; };
     planned.inputBytesRead = read(BufferRole::Input);
@@ -145,6 +146,7 @@ std::string toJson(const PlanReport& report) {
     }
     text += "],\"workgroup_size\":";
     appendNumber(text, d.workgroupSize);
+    text += d.stagedTiles ? ",\"staged_tiles\":true" : ",\"staged_tiles\":false";
     text += ",\"bytes_read\":";
     appendNumber(text, d.bytesRead);
     text += ",\"bytes_written\":";

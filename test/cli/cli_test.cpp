@@ -1258,9 +1258,10 @@ TEST_CASE("plan: --json prints one object with the plan's keys") {
   CHECK(result.out.rfind(
             "{\"profile\":\"nvidia\",\"operation\":\"SUM\",\"dispatches\":[{\"kernel\":", 0) == 0);
   CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
-  for (const char* key : {"\"workgroups\":[", "\"workgroup_size\":", "\"bytes_read\":",
-                          "\"bytes_written\":", "\"scratch_bytes\":", "\"bytes_moved\":",
-                          "\"tensor_bytes\":1073741824,", "\"traffic_ratio\":"}) {
+  for (const char* key :
+       {"\"workgroups\":[", "\"workgroup_size\":", "\"staged_tiles\":true,",
+        "\"bytes_read\":", "\"bytes_written\":", "\"scratch_bytes\":", "\"bytes_moved\":",
+        "\"tensor_bytes\":1073741824,", "\"traffic_ratio\":"}) {
     CAPTURE(key);
     CHECK(contains(result.out, key));
   }
@@ -1291,7 +1292,8 @@ TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass beside their copi
       {{"16777216", "--axis", "0", "--carry-in", "--totals"},
        {"3 dispatches", "  rows_scan UINT32: workgroups 1x1x1",
         "reads 4 B (input 0, carry-in 4, scratch 0)",
-        "  rows_onepass FLOAT32: workgroups 4096x1x1 of 256", "traffic ratio: 1.0041\n"}},
+        "  rows_onepass FLOAT32: workgroups 4096x1x1 of 256, tiles staged, reads",
+        "traffic ratio: 1.0041\n"}},
       // A strided axis of few long lines: the columns one pass, then the totals' copy.
       {{"4096x4096", "--axis", "0", "--totals"},
        {"2 dispatches", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256",

@@ -222,14 +222,39 @@ TEST_CASE("traffic: unknown profiles and bad descriptors are refused as createOp
 TEST_CASE("traffic: JSON keys") {
   const std::string json =
       toJson(planFor(test::packedDesc(DataType::Float32, {1u << 20}, 0, false), "nvidia"));
-  for (const char* key : {"{\"profile\":\"nvidia\",\"operation\":\"SUM\",",
-                          "\"dispatches\":[{\"kernel\":\"rows_onepass\"",
-                          "\"workgroups\":[256,1,1]", "\"workgroup_size\":256", "\"bytes_read\":",
-                          "\"bytes_written\":", "\"scratch_bytes\":4240", "\"bytes_moved\":8414340",
-                          "\"tensor_bytes\":4194304", "\"traffic_ratio\":1.0030674934387207}"}) {
+  for (const char* key :
+       {"{\"profile\":\"nvidia\",\"operation\":\"SUM\",",
+        "\"dispatches\":[{\"kernel\":\"rows_onepass\"", "\"workgroups\":[256,1,1]",
+        "\"workgroup_size\":256,\"staged_tiles\":true,", "\"bytes_read\":", "\"bytes_written\":",
+        "\"scratch_bytes\":4240", "\"bytes_moved\":8414340", "\"tensor_bytes\":4194304",
+        "\"traffic_ratio\":1.0030674934387207}"}) {
     CAPTURE(key);
     CHECK(json.find(key) != std::string::npos);
   }
+}
+
+// Issue 47: where the rows kernels coalesce, inspectable without a GPU.
+TEST_CASE("traffic: the report says which rows kernels stage their tiles") {
+  auto stagedTiles = [](std::vector<uint32_t> sizes, const char* profile,
+                        DataType type = DataType::Float32) {
+    PlanReport report =
+        planFor(test::packedDesc(type, sizes, static_cast<uint32_t>(sizes.size() - 1)), profile);
+    REQUIRE(!report.dispatches.empty());
+    bool staged = false;
+    for (const PlannedDispatch& d : report.dispatches) staged = staged || d.stagedTiles;
+    return staged;
+  };
+  CHECK(stagedTiles({1u << 28}, "nvidia"));
+  CHECK(stagedTiles({16384, 16384}, "nvidia"));
+  CHECK(stagedTiles({65536, 1000}, "nvidia"));
+  CHECK(stagedTiles({1u << 24, 16}, "amd"));
+  CHECK(stagedTiles({4096, 12}, "mali", DataType::Float16));
+  // Lines off whole vectors, a CPU device's chunk walks, the columns kernel.
+  CHECK_FALSE(stagedTiles({65536, 1001}, "nvidia"));
+  CHECK_FALSE(stagedTiles({65536, 999}, "nvidia", DataType::Float64));
+  CHECK_FALSE(stagedTiles({1u << 20}, "lavapipe"));
+  CHECK(toJson(planFor(test::packedDesc(DataType::Float32, {4096, 4096}, 0, false), "nvidia"))
+            .find("\"staged_tiles\":false") != std::string::npos);
 }
 
 TEST_CASE("traffic: the report names the descriptor's operation") {
