@@ -335,7 +335,7 @@ run() {
   if [[ ${GPU_CHECK_SKIP_TORCH:-0} == 1 ]]; then
     echo "torch,skipped,0,-" >>"$STEPS_CSV"
   else
-    step torch 60 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
+    step torch 70 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
   fi
   if [[ -x $work/baseline/bin/vkscan-bench ]]; then
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before

@@ -162,6 +162,8 @@ std::vector<Case> gpuMatrix(bool quick) {
       {"rows_16k", T::Float32, {side, side}, 1},
       {"columns_16k", T::Float32, {side, side}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
+      // Rows short of their nodes (1000 in 63 nodes of 16): staged tiles with a ragged end.
+      {"rows_1000", T::Float32, {pick(1u << 16, 1024), 1000}, 1},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       withOperation({"1d_256m_prod", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
                     ScanOperation::Product),
