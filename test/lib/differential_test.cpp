@@ -254,10 +254,71 @@ TEST_CASE("long axes: multi-level carries in rows and columns") {
   }
 }
 
+namespace {
+
+// Whether a rows kernels' tile of `workgroup` nodes, as accumulators, fits
+// the device's shared memory beside 4 KiB of the rest (kernels/rows.glsl).
+bool rowsTileFits(const Device::Impl& impl, uint32_t workgroup, DataType type) {
+  uint64_t tileBytes = uint64_t{workgroup} * 16 * dataTypeSize(detail::accumulationType(type));
+  return tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
+}
+
+// Rows along the last axis, packed or `padding` elements apart beyond
+// their length.
+struct RowsShape {
+  std::vector<uint32_t> sizes;
+  uint32_t padding;
+};
+
+// On the GPU-tuned profiles, for FLOAT32, FLOAT16 and UINT64: a rows scan
+// stages where its tile fits and its lines are whole vectors that fill a
+// subgroup's nodes or lie back to back (then flagged packed); a one pass,
+// where `onePass` lets the shape take one, wherever its tile fits. Then
+// every mode against the reference.
+void checkStagedRows(const std::vector<RowsShape>& shapes, uint64_t seed, bool onePass) {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    CAPTURE(std::string(test::profileName(profile)));
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      for (const RowsShape& shape : shapes) {
+        CumulativeSummationDesc desc =
+            test::packedDesc(type, shape.sizes, static_cast<uint32_t>(shape.sizes.size() - 1));
+        if (shape.padding != 0) {
+          desc.input.strides = {shape.sizes[1] + shape.padding, 1};
+          desc.output.strides = desc.input.strides;
+        }
+        CAPTURE(type);
+        CAPTURE(shape.sizes);
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        const detail::Dispatch& d = plan.dispatches[0];
+        bool fits = rowsTileFits(impl, d.pipeline.workgroupSize, type);
+        if (d.pipeline.stage == detail::Stage::RowsScan) {
+          bool packed = (d.params.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
+          bool fillsSubgroup =
+              (uint64_t{1} << d.params.shape) >=
+              std::min<uint64_t>(impl.planLimits().subgroupSize, d.pipeline.workgroupSize);
+          bool whole = shape.sizes.back() % test::vectorElements(type) == 0;
+          CHECK(packed == (d.pipeline.stagedNodes && shape.padding == 0));
+          CHECK(d.pipeline.stagedNodes == (fits && whole && (shape.padding == 0 || fillsSubgroup)));
+        } else {
+          REQUIRE(onePass);
+          REQUIRE(d.pipeline.stage == detail::Stage::RowsOnePass);
+          CHECK(d.pipeline.stagedNodes == fits);
+        }
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 // Issue 47: the rows kernels move whole tiles through shared memory where it
 // holds one (kernels/rows.glsl kStagedNodes), so that neighbouring lanes
-// access neighbouring vectors; a line's partial last tile, and every tile
-// where the tuning says no, move node by node. Most suites run the staged
+// access neighbouring vectors; a partial last tile off whole vectors, and
+// every tile where the tuning says no, move node by node. Most suites run the staged
 // tiles already (4-byte types in workgroups of 256, every type in workgroups
 // of 16); here the plans say which path runs, and both run for FLOAT32 on
 // 256, and for the emulated 64-bit and packed-halves builds on 16 (lavapipe's
@@ -284,8 +345,7 @@ TEST_CASE("rows kernels: tiles staged through shared memory and node by node") {
     impl.tuning.rowsStagedNodes = config.staged;
     const uint32_t tile = config.workgroup * 16;
     for (DataType type : config.types) {
-      uint64_t tileBytes = uint64_t{tile} * dataTypeSize(detail::accumulationType(type));
-      bool fits = tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
+      bool fits = rowsTileFits(impl, config.workgroup, type);
       CAPTURE(fits);
       // Five whole tiles and a partial one; rows of one tile each.
       for (const CumulativeSummationDesc& desc :
@@ -305,46 +365,13 @@ TEST_CASE("rows kernels: tiles staged through shared memory and node by node") {
 // (subgroups of 8 or 4, lines of 16 to 64), the last segment partly past
 // the tensor's lines; padded lines move node by node.
 TEST_CASE("rows kernels: tiles staged across packed short lines") {
-  struct Shape {
-    std::vector<uint32_t> sizes;
-    bool padded;
-  };
-  const Shape shapes[] = {
-      {{1001, 16}, false}, {{3, 7, 32}, false}, {{45, 64}, false},
-      {{1, 16}, false},    {{13, 128}, false},  {{200, 32}, true},
-  };
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
-    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
-    CAPTURE(std::string(test::profileName(profile)));
-    uint64_t seed = 400;
-    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
-      for (const Shape& shape : shapes) {
-        CumulativeSummationDesc desc =
-            test::packedDesc(type, shape.sizes, static_cast<uint32_t>(shape.sizes.size() - 1));
-        if (shape.padded) {
-          desc.input.strides = {shape.sizes[1] + 8, 1};
-          desc.output.strides = {shape.sizes[1] + 8, 1};
-        }
-        CAPTURE(type);
-        CAPTURE(shape.sizes);
-        detail::Plan plan = planOn(impl, desc);
-        REQUIRE(plan.dispatches.size() == 1);
-        const detail::Dispatch& d = plan.dispatches[0];
-        REQUIRE(d.pipeline.stage == detail::Stage::RowsScan);
-        bool packed = (d.params.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
-        bool fillsSubgroup =
-            (uint64_t{1} << d.params.shape) >=
-            std::min<uint64_t>(impl.planLimits().subgroupSize, d.pipeline.workgroupSize);
-        uint64_t tileBytes =
-            uint64_t{d.pipeline.workgroupSize} * 16 * dataTypeSize(detail::accumulationType(type));
-        bool fits = tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
-        CHECK(packed == (d.pipeline.stagedNodes && !shape.padded));
-        CHECK(d.pipeline.stagedNodes == (fits && (!shape.padded || fillsSubgroup)));
-        checkTypeModes(desc, seed++, profile);
-      }
-    }
-  }
+  checkStagedRows({{{1001, 16}, 0},
+                   {{3, 7, 32}, 0},
+                   {{45, 64}, 0},
+                   {{1, 16}, 0},
+                   {{13, 128}, 0},
+                   {{200, 32}, 8}},
+                  400, false);
 }
 
 // Lines of whole vectors short of their nodes stage too: the vectors past a
@@ -354,47 +381,15 @@ TEST_CASE("rows kernels: tiles staged across packed short lines") {
 // lines of 2000, the last tile of one-pass lines of 5000; lines of 18 are
 // whole vectors of UINT64 alone.
 TEST_CASE("rows kernels: tiles staged on lines short of their nodes") {
-  struct Shape {
-    std::vector<uint32_t> sizes;
-    bool padded;
-  };
-  const Shape shapes[] = {
-      {{1000, 12}, false}, {{77, 20}, false}, {{37, 300}, false}, {{5, 1000}, false},
-      {{1, 8}, false},     {{9, 2000}, true}, {{3, 5000}, false}, {{50, 18}, false},
-  };
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
-    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
-    CAPTURE(std::string(test::profileName(profile)));
-    uint64_t seed = 450;
-    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
-      for (const Shape& shape : shapes) {
-        CumulativeSummationDesc desc =
-            test::packedDesc(type, shape.sizes, static_cast<uint32_t>(shape.sizes.size() - 1));
-        if (shape.padded) {
-          desc.input.strides = {shape.sizes[1] + 4, 1};
-          desc.output.strides = {shape.sizes[1] + 4, 1};
-        }
-        CAPTURE(type);
-        CAPTURE(shape.sizes);
-        detail::Plan plan = planOn(impl, desc);
-        REQUIRE(plan.dispatches.size() == 1);
-        const detail::Dispatch& d = plan.dispatches[0];
-        uint64_t tileBytes =
-            uint64_t{d.pipeline.workgroupSize} * 16 * dataTypeSize(detail::accumulationType(type));
-        bool fits = tileBytes + 4096 <= impl.planLimits().maxSharedMemoryBytes;
-        uint32_t vector = dataTypeSize(type) == 8 ? 2 : 4;
-        bool whole = shape.sizes.back() % vector == 0;
-        if (d.pipeline.stage == detail::Stage::RowsScan) {
-          CHECK(d.pipeline.stagedNodes == (fits && whole));
-        } else {
-          REQUIRE(d.pipeline.stage == detail::Stage::RowsOnePass);
-          CHECK(d.pipeline.stagedNodes == fits);
-        }
-        checkTypeModes(desc, seed++, profile);
-      }
-    }
-  }
+  checkStagedRows({{{1000, 12}, 0},
+                   {{77, 20}, 0},
+                   {{37, 300}, 0},
+                   {{5, 1000}, 0},
+                   {{1, 8}, 0},
+                   {{9, 2000}, 4},
+                   {{3, 5000}, 0},
+                   {{50, 18}, 0}},
+                  450, true);
 }
 
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {
