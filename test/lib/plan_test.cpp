@@ -877,6 +877,12 @@ TEST_CASE("plan: GPU rows kernels stage tiles where shared memory holds them") {
   CHECK(staged(line(DataType::Float64, {1000, 10}), 49152));
   CHECK_FALSE(staged(line(DataType::Float64, {1000, 9}), 49152));
   CHECK_FALSE(staged(line(DataType::Float32, {100, 4001}), 49152));
+  // On vectors, but not whole ones: a single line, and lines padded to them.
+  CHECK_FALSE(staged(line(DataType::Float32, {1001}), 49152));
+  CumulativeSummationDesc ragged = line(DataType::Float32, {9, 2002});
+  ragged.input.strides = {2004, 1};
+  ragged.output.strides = {2004, 1};
+  CHECK_FALSE(staged(ragged, 49152));
   CumulativeSummationDesc padded = line(DataType::Float32, {100, 256});
   padded.input.strides = {260, 1};
   padded.output.strides = {260, 1};
