@@ -1,8 +1,10 @@
 // Values the look-back kernels publish to each other in scratch (aux): each
-// accumulator word is written once, by one atomic exchange, over a pattern
+// accumulator word is written once, by one atomic store, over a pattern
 // (kUnpublished) the host filled in before the dispatch, so that a word read
 // atomically is either that pattern or final, and no memory barrier has to
-// order values against flags. A value whose word happens to equal the
+// order values against flags. Reads are atomic loads, not read-modify-writes
+// (atomicOr(w, 0)): many tiles poll the same few words near a line's root,
+// and loads of one address need not take turns as its read-modify-writes do. A value whose word happens to equal the
 // pattern reads as silent; readers then compute it themselves, the same
 // canonical sums, so the same bits. Indices count accumulators (publish,
 // readPublished) or 32-bit words (loadWord, storeWord, the collision
@@ -46,12 +48,20 @@ ACC_T accOfWords(uvec2 words) {
 #endif
 }
 
+#extension GL_KHR_memory_scope_semantics : require
+
+// Relaxed and device-wide: the kernels order values against their inputs and
+// outputs with memoryBarrierBuffer() where they must (in place).
+#define LOAD_RELAXED(word) \
+  atomicLoad(word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+#define STORE_RELAXED(word, value) \
+  atomicStore(word, value, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
 #ifdef VKSCAN_SSBO
 layout(set = 0, binding = 2, std430) coherent buffer LookbackWords { uint lookbackWords[]; };
 
 uint wordIndex(uint word) { return uint(int(p.auxAddr.x)) * ACC_WORDS + word; }
-uint loadWord(uint word) { return atomicOr(lookbackWords[wordIndex(word)], 0u); }
-void storeWord(uint word, uint value) { atomicExchange(lookbackWords[wordIndex(word)], value); }
+uint loadWord(uint word) { return LOAD_RELAXED(lookbackWords[wordIndex(word)]); }
+void storeWord(uint word, uint value) { STORE_RELAXED(lookbackWords[wordIndex(word)], value); }
 #else
 layout(buffer_reference, scalar, buffer_reference_align = 4) coherent buffer CoherentWordRef {
   uint v;
@@ -60,8 +70,8 @@ layout(buffer_reference, scalar, buffer_reference_align = 4) coherent buffer Coh
 CoherentWordRef wordRef(uint word) {
   return CoherentWordRef(addressOffset(p.auxAddr, OFFSET_T(word) * 4));
 }
-uint loadWord(uint word) { return atomicOr(wordRef(word).v, 0u); }
-void storeWord(uint word, uint value) { atomicExchange(wordRef(word).v, value); }
+uint loadWord(uint word) { return LOAD_RELAXED(wordRef(word).v); }
+void storeWord(uint word, uint value) { STORE_RELAXED(wordRef(word).v, value); }
 #endif
 
 void publish(uint index, ACC_T value) {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -357,4 +358,56 @@ TEST_CASE(
   std::vector<uint32_t> broken = module;
   broken[7] = 71u;  // a word count of 0
   CHECK_THROWS_AS(declareStorageBuffersAliased(broken), Error);
+}
+
+// Many tiles poll the same few look-back words near a line's root: reads are
+// atomic loads, which need not take turns at one address as read-modify-writes
+// (atomicOr(w, 0), the kernels' reads before) do; publications atomic stores.
+TEST_CASE("kernels: the look-back reads with atomic loads, not read-modify-writes") {
+  static constexpr uint32_t kOpConstant = 43;
+  static constexpr uint32_t kOpAtomicLoad = 227;
+  static constexpr uint32_t kOpAtomicStore = 228;
+  static constexpr uint32_t kOpAtomicExchange = 229;
+  static constexpr uint32_t kOpAtomicOr = 241;
+  static constexpr uint32_t kScopeDevice = 1;
+  forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>&) {
+    std::vector<uint32_t> code =
+        kernelBinary(kernel.stage, kernel.type, kernel.variant, kernel.storageBuffers);
+    std::map<uint32_t, uint32_t> constants;  // 32-bit constants by id
+    size_t loads = 0;
+    size_t stores = 0;
+    size_t otherScopes = 0;
+    size_t exchanges = 0;
+    size_t orsOfZero = 0;
+    for (size_t i = 5; i < code.size(); i += code[i] >> 16) {
+      uint32_t count = code[i] >> 16;
+      REQUIRE(count > 0);
+      uint32_t opcode = code[i] & 0xffffu;
+      if (opcode == kOpConstant && count == 4) constants[code[i + 2]] = code[i + 3];
+      if (opcode == kOpAtomicLoad) {
+        ++loads;
+        if (constants.at(code[i + 4]) != kScopeDevice) ++otherScopes;
+      }
+      if (opcode == kOpAtomicStore) {
+        ++stores;
+        if (constants.at(code[i + 2]) != kScopeDevice) ++otherScopes;
+      }
+      if (opcode == kOpAtomicExchange) ++exchanges;
+      // An atomicOr of 0 is a read.
+      if (opcode == kOpAtomicOr) {
+        auto value = constants.find(code[i + 6]);
+        if (value != constants.end() && value->second == 0u) ++orsOfZero;
+      }
+    }
+    CHECK(otherScopes == 0);
+    CHECK(exchanges == 0);
+    CHECK(orsOfZero == 0);
+    bool looksBack = kernel.stage == Stage::RowsOnePass || kernel.stage == Stage::ColumnsOnePass ||
+                     kernel.stage == Stage::ChunkLookback ||
+                     kernel.stage == Stage::ChunkLookbackRealigned;
+    if (looksBack) {
+      CHECK(loads > 0);
+      CHECK(stores > 0);
+    }
+  });
 }
