@@ -29,7 +29,9 @@
 // round reduced unchecked tiles.
 //
 // The kernel defines LOOKERS (its looking invocations per workgroup), sets
-// gLooker, and defines tileSumFromMemory(line, tile) before this file.
+// gLooker, and defines tileSumFromMemory(line, tile) before this file; and
+// LOOKBACK_LISTS_SILENT_TILES where its whole workgroup reduces silent tiles
+// (reduceListedTiles(), lookback_workgroup.glsl) rather than one invocation.
 
 // Re-reads of a silent earlier value before computing it here.
 layout(constant_id = VKSCAN_SPEC_LOOKBACK_POLLS) const uint kPolls = 256u;
@@ -56,6 +58,16 @@ uint gLevels;
 uint gNodes[MAX_LEVELS];
 uint gLevelStart[MAX_LEVELS];
 uint gLineNodes;
+
+#ifdef LOOKBACK_LISTS_SILENT_TILES
+// While gListSilentTiles, reduceTile() lists a silent tile it has no kept
+// sum for (room permitting) and returns the identity in its place: the
+// caller then discards what it computed, has the workgroup reduce the listed
+// tiles into the kept sums, and looks again.
+bool gListSilentTiles = false;
+uint gListedCount;
+uint gListedSlot[REDUCED_CAPACITY];
+#endif
 
 // Values the looking invocation publishes once its look-back is final.
 uint gPendingCount;
@@ -126,17 +138,30 @@ bool publishCompleted(uint line, uint d, uint j, ACC_T before, inout ACC_T value
 ACC_T reduceTile(uint line, uint tile) {
   uint slot = line * p.chunksPerLine + tile;
   uint kept = gLooker * REDUCED_CAPACITY;
+  bool keeps = kInPlace;
+#ifdef LOOKBACK_LISTS_SILENT_TILES
+  keeps = true;  // the workgroup's reductions are kept out of place too
+#endif
   if (kInPlace) {
     // A silent total its tile has recorded: the tile may have overwritten
     // its inputs since, so only the record holds its value.
     ACC_T recorded;
     if (readCollision(collisionRecord(slot), recorded)) return recorded;
+  }
+  if (keeps) {
     for (uint i = 0u; i < sReducedCount[gLooker]; ++i) {
       if (sReducedSlot[kept + i] == slot) return sReducedValue[kept + i];
     }
   }
+#ifdef LOOKBACK_LISTS_SILENT_TILES
+  if (gListSilentTiles && sReducedCount[gLooker] + gListedCount < REDUCED_CAPACITY) {
+    gListedSlot[gListedCount] = slot;
+    ++gListedCount;
+    return identity();
+  }
+#endif
   ACC_T total = tileSumFromMemory(line, tile);
-  if (kInPlace) {
+  if (keeps) {
     sUnchecked = true;
     uint count = sReducedCount[gLooker];
     if (count < REDUCED_CAPACITY) {

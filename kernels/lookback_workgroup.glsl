@@ -11,11 +11,16 @@
 // as soon as that level is found, so that later tiles never wait for this
 // one's whole look-back. Rounds re-read what is still silent; after kPolls
 // rounds the silent values are computed here (nodeValue()), so no forward
-// progress between workgroups is assumed. Any mix of published and computed
-// values gives the same bits: each is the same canonical serial sum.
+// progress between workgroups is assumed: the looking invocation lists the
+// silent tiles it would reduce, and the whole workgroup reduces them, each
+// invocation a node (listed tiles are the decoupled fallback's cost, which
+// one invocation reducing 4096 elements alone would make many times
+// larger). Any mix of published and computed values gives the same bits:
+// each is the same canonical serial sum.
 //
-// The kernel defines kWorkgroupSize and placeInWorkgroup() (rows.glsl) and
-// includes lookback_tree.glsl first, with LOOKERS 1.
+// The kernel defines kWorkgroupSize and placeInWorkgroup() (rows.glsl),
+// workgroupTileSum(line, tile) and LOOKBACK_LISTS_SILENT_TILES, and includes
+// lookback_tree.glsl first, with LOOKERS 1.
 
 // A sibling's V in shared memory: 16 slots per level (15 are enough).
 const uint kSlotSilent = 0u;
@@ -29,6 +34,9 @@ shared ACC_T sNearest[MAX_LEVELS];
 // L_d of the found levels (bit d of sFoundLevels).
 shared ACC_T sLevelBefore[MAX_LEVELS];
 shared uint sFoundLevels;
+// The silent tiles the looking invocation listed, for the workgroup.
+shared uint sListedCount;
+shared uint sListedSlot[REDUCED_CAPACITY];
 
 // The looking invocation's walk up the nodes the tile completes: the next
 // level to publish, whether the tile completes its ancestor there, and that
@@ -83,12 +91,15 @@ void findLevels(uint line, uint tile, bool computeSilent) {
         blocked = sSlotState[16u * d + i] == kSlotSilent && !computeSilent;
       }
       if (blocked) continue;
+      uint listed = gListedCount;
       for (uint i = 0u; i < count; ++i) {
         uint s = 16u * d + i;
         ACC_T value =
             sSlotState[s] == kSlotHeard ? sSlotValue[s] : nodeValue(line, d, (j & ~15u) + i);
         before = combine(before, value);
       }
+      // A listed tile stood in as the identity: found once it is reduced.
+      if (gListedCount != listed) continue;
     }
     sLevelBefore[d] = before;
     sFoundLevels |= 1u << d;
@@ -97,6 +108,27 @@ void findLevels(uint line, uint tile, bool computeSilent) {
     uint d = gPublishLevel;
     gCompletes = publishCompleted(line, d, ancestorAt(tile, d), sLevelBefore[d], gCompletedValue);
     ++gPublishLevel;
+  }
+}
+
+// The tiles the looking invocation listed, reduced by the whole workgroup
+// into its kept sums (lookback_tree.glsl reduceTile()), which in place are
+// checked like its own. Call from uniform control flow after a barrier.
+void reduceListedTiles(uint line) {
+  uint t = placeInWorkgroup();
+  uint count = sListedCount;
+  if (count == 0u) return;
+  for (uint i = 0u; i < count; ++i) {
+    uint slot = sListedSlot[i];
+    ACC_T total = workgroupTileSum(line, slot - line * p.chunksPerLine);
+    if (t == 0u) {
+      uint kept = sReducedCount[0];
+      sReducedSlot[kept] = slot;
+      sReducedValue[kept] = total;
+      sReducedCount[0] = kept + 1u;
+      sUnchecked = true;
+    }
+    barrier();
   }
 }
 
@@ -121,8 +153,16 @@ ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root) {
   for (uint round = 0u;; ++round) {
     for (uint s = t; s < slots; s += kWorkgroupSize) readSlot(line, tile, s);
     barrier();
-    if (t == 0u) findLevels(line, tile, round >= kPolls);
+    if (t == 0u) {
+      bool computeSilent = round >= kPolls;
+      gListSilentTiles = computeSilent;
+      gListedCount = 0u;
+      findLevels(line, tile, computeSilent);
+      sListedCount = gListedCount;
+      for (uint i = 0u; i < gListedCount; ++i) sListedSlot[i] = gListedSlot[i];
+    }
     barrier();
+    reduceListedTiles(line);
     if (sFoundLevels == allLevels) break;
   }
   precise ACC_T carry = root;

@@ -55,6 +55,40 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
   return total;
 }
 
+shared ACC_T sListedGroup[16];
+shared ACC_T sListedTotal;
+
+// tileSumFromMemory()'s value on the whole workgroup, each invocation
+// loading a node: the same serial sums in the same order (laneChain()), so
+// the same bits. Call from uniform control flow; the value on every
+// invocation.
+ACC_T workgroupTileSum(uint line, uint tile) {
+  uint t = placeInWorkgroup();
+  RowTask task;
+  task.line = line;
+  task.chunk = tile;
+  task.valid = true;
+  lineOffsets(line, task.inLine, task.outLine);
+  task.k0 = OFFSET_T(tile) * OFFSET_T(kWorkgroupSize * NODE) + OFFSET_T(t * NODE);
+  ACC_T v[NODE];
+  loadNode(task, v);
+  ACC_T group;
+  laneChain(t, nodeTotal(v), (t & 15u) == 0u, group);
+  ACC_T total = group;
+  if (kTwoLevels) {
+    if ((t & 15u) == 15u) sListedGroup[t / 16u] = group;
+    barrier();
+    laneChain(t, t < 16u ? sListedGroup[t] : identity(), t == 0u, total);
+  }
+  // tileSumFromMemory() folds a lone group into the identity.
+  if (t == 15u) sListedTotal = kTwoLevels ? total : combine(identity(), total);
+  barrier();
+  ACC_T value = sListedTotal;
+  barrier();
+  return value;
+}
+
+#define LOOKBACK_LISTS_SILENT_TILES
 #include "lookback_tree.glsl"
 #include "lookback_workgroup.glsl"
 #include "line_carries.glsl"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -553,6 +554,72 @@ TEST_CASE("one-pass kernels regression: in place, a silent tile total comes from
         CAPTURE(mismatch);
         CHECK(actual == expected);
       }
+    }
+  }
+}
+
+// Where no earlier tile publishes a tile's total, the rows one-pass kernel's
+// whole workgroup reduces that tile, in the canonical order. FLOAT64 tile 0
+// holds values of mixed magnitudes, whose sum changes with their order, and
+// a last element that makes the total (and tile 0's inclusive value) a
+// double whose low word is the unpublished pattern: tile 1 then finds
+// neither, and its carry, and every later output, are right only if the
+// workgroup's reduction kept the order. Tiles of 4096 (waiting first) and
+// of 256; in place the tile's collision record gives the total instead.
+TEST_CASE("one-pass kernels: a silent tile is reduced by the workgroup, in canonical order") {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    const std::string profileName = test::profileName(profile);
+    CAPTURE(profileName);
+    Device& device = test::testDevice(profile);
+    const Device::Impl& impl = Device::Access::impl(device);
+    const uint32_t tile = impl.tuning.rowsWorkgroupSize * 16;
+    CumulativeSummationDesc desc = test::packedDesc(DataType::Float64, {3 * tile + 5}, 0);
+    detail::Plan plan = planOn(impl, desc);
+    REQUIRE(plan.dispatches.size() == 1);
+    REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::RowsOnePass);
+    std::vector<double> values(3 * tile + 5, 0.0);
+    std::mt19937_64 random(47);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-40, 40);
+    // The last sixteenth of tile 0 zero (a group of 16 nodes, or a node), so
+    // that its last element alone lands the total: the tree's sum and the
+    // serial one then differ only in additions of zeros.
+    for (uint32_t i = 0; i < tile - tile / 16; ++i) {
+      values[i] = std::ldexp(unit(random), exponent(random));
+    }
+    values[0] = 1.5;  // the total near 1.5, whatever the others sum to
+    auto scanned = [&](const std::vector<double>& line) {
+      std::vector<uint8_t> input(line.size() * sizeof(double));
+      std::memcpy(input.data(), line.data(), input.size());
+      std::vector<uint8_t> output(input.size());
+      test::referenceCumsum(desc, input, output);
+      std::vector<double> sums(line.size());
+      std::memcpy(sums.data(), output.data(), output.size());
+      return sums;
+    };
+    // The serial sum of tile 0 but its last element, then a last element
+    // (exact by Sterbenz's lemma) that makes it the silent double.
+    double before = scanned(values)[tile - 2];
+    uint64_t bits;
+    std::memcpy(&bits, &before, sizeof bits);
+    bits = (bits & ~uint64_t{0xFFFFFFFF}) | detail::kLookbackUnpublished;
+    double silent;
+    std::memcpy(&silent, &bits, sizeof silent);
+    values[tile - 1] = silent - before;
+    REQUIRE(scanned(values)[tile - 1] == silent);
+    values[tile] = 0.25;  // tile 1, whose carry is the silent total
+    std::vector<uint8_t> input(values.size() * sizeof(double));
+    std::memcpy(input.data(), values.data(), input.size());
+    for (bool inPlace : {false, true}) {
+      CAPTURE(inPlace);
+      std::vector<uint8_t> initialOutput(input.size(), 0xA5);
+      std::vector<uint8_t> expected = inPlace ? input : initialOutput;
+      test::referenceCumsum(desc, input, expected);
+      std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput, device);
+      const std::string mismatch = test::describeDifference(actual, expected, 4);
+      CAPTURE(mismatch);
+      CHECK(actual == expected);
     }
   }
 }
