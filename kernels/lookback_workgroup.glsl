@@ -135,8 +135,9 @@ void reduceListedTiles(uint line) {
 // The carry into the tile, X_0, from the carry into the line's root, on
 // every invocation. Call from uniform control flow with the tile's V
 // (published) on the looking invocation (place 0) and measureTree() done on
-// every invocation.
-ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root) {
+// every invocation. `waited`: a repeat of the look-back, whose silent values
+// have had their polls already, so it computes them from its first round.
+ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, bool waited) {
   uint t = placeInWorkgroup();
   uint slots = 16u * gLevels;
   for (uint s = t; s < slots; s += kWorkgroupSize) sSlotState[s] = kSlotSilent;
@@ -150,7 +151,7 @@ ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root) {
   }
   barrier();
   uint allLevels = (1u << gLevels) - 1u;
-  for (uint round = 0u;; ++round) {
+  for (uint round = waited ? kPolls : 0u;; ++round) {
     for (uint s = t; s < slots; s += kWorkgroupSize) readSlot(line, tile, s);
     barrier();
     if (t == 0u) {

@@ -126,9 +126,9 @@ void main() {
   // tiles not yet checked after a barrier.
   ACC_T root = rootCarry(carriesStart(), line);
   ACC_T carry;
-  for (;;) {
+  for (bool waited = false;; waited = true) {
     if (t == 0u) sUnchecked = false;
-    carry = workgroupTileCarry(line, tile, tileValue, root);
+    carry = workgroupTileCarry(line, tile, tileValue, root, waited);
     if (!kInPlace) break;
     memoryBarrierBuffer();
     barrier();
