@@ -63,10 +63,11 @@ uint gLineNodes;
 // While gListSilentTiles, reduceTile() lists a silent tile it has no kept
 // sum for (room permitting) and returns the identity in its place: the
 // caller then discards what it computed, has the workgroup reduce the listed
-// tiles into the kept sums, and looks again.
+// tiles into the kept sums, and looks again. LOOKERS 1: shared, for the
+// workgroup.
 bool gListSilentTiles = false;
-uint gListedCount;
-uint gListedSlot[REDUCED_CAPACITY];
+shared uint sListedCount;
+shared uint sListedSlot[REDUCED_CAPACITY];
 #endif
 
 // Values the looking invocation publishes once its look-back is final.
@@ -154,9 +155,9 @@ ACC_T reduceTile(uint line, uint tile) {
     }
   }
 #ifdef LOOKBACK_LISTS_SILENT_TILES
-  if (gListSilentTiles && sReducedCount[gLooker] + gListedCount < REDUCED_CAPACITY) {
-    gListedSlot[gListedCount] = slot;
-    ++gListedCount;
+  if (gListSilentTiles && sReducedCount[gLooker] + sListedCount < REDUCED_CAPACITY) {
+    sListedSlot[sListedCount] = slot;
+    ++sListedCount;
     return identity();
   }
 #endif

@@ -34,9 +34,6 @@ shared ACC_T sNearest[MAX_LEVELS];
 // L_d of the found levels (bit d of sFoundLevels).
 shared ACC_T sLevelBefore[MAX_LEVELS];
 shared uint sFoundLevels;
-// The silent tiles the looking invocation listed, for the workgroup.
-shared uint sListedCount;
-shared uint sListedSlot[REDUCED_CAPACITY];
 
 // The looking invocation's walk up the nodes the tile completes: the next
 // level to publish, whether the tile completes its ancestor there, and that
@@ -91,7 +88,7 @@ void findLevels(uint line, uint tile, bool computeSilent) {
         blocked = sSlotState[16u * d + i] == kSlotSilent && !computeSilent;
       }
       if (blocked) continue;
-      uint listed = gListedCount;
+      uint listed = sListedCount;
       for (uint i = 0u; i < count; ++i) {
         uint s = 16u * d + i;
         ACC_T value =
@@ -99,7 +96,7 @@ void findLevels(uint line, uint tile, bool computeSilent) {
         before = combine(before, value);
       }
       // A listed tile stood in as the identity: found once it is reduced.
-      if (gListedCount != listed) continue;
+      if (sListedCount != listed) continue;
     }
     sLevelBefore[d] = before;
     sFoundLevels |= 1u << d;
@@ -117,7 +114,6 @@ void findLevels(uint line, uint tile, bool computeSilent) {
 void reduceListedTiles(uint line) {
   uint t = placeInWorkgroup();
   uint count = sListedCount;
-  if (count == 0u) return;
   for (uint i = 0u; i < count; ++i) {
     uint slot = sListedSlot[i];
     ACC_T total = workgroupTileSum(line, slot - line * p.chunksPerLine);
@@ -157,10 +153,8 @@ ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, bool
     if (t == 0u) {
       bool computeSilent = round >= kPolls;
       gListSilentTiles = computeSilent;
-      gListedCount = 0u;
+      sListedCount = 0u;
       findLevels(line, tile, computeSilent);
-      sListedCount = gListedCount;
-      for (uint i = 0u; i < gListedCount; ++i) sListedSlot[i] = gListedSlot[i];
     }
     barrier();
     reduceListedTiles(line);

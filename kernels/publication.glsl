@@ -4,9 +4,9 @@
 // atomically is either that pattern or final, and no memory barrier has to
 // order values against flags. Reads are atomic loads, not read-modify-writes
 // (atomicOr(w, 0)): many tiles poll the same few words near a line's root,
-// and loads of one address need not take turns as its read-modify-writes do. A value whose word happens to equal the
-// pattern reads as silent; readers then compute it themselves, the same
-// canonical sums, so the same bits. Indices count accumulators (publish,
+// and loads of one address need not take turns as its read-modify-writes do.
+// A value whose word happens to equal the pattern reads as silent; readers
+// then compute it themselves, the same canonical sums, so the same bits. Indices count accumulators (publish,
 // readPublished) or 32-bit words (loadWord, storeWord, the collision
 // records) from aux.
 
