@@ -513,6 +513,26 @@ TEST_CASE("single pass with look-back: totals equal to the unpublished pattern")
   }
 }
 
+namespace {
+
+// `input` scanned on `device` out of place and in place equals the
+// reference, bit for bit (the difference described where not).
+void checkOutOfPlaceAndInPlace(const CumulativeSummationDesc& desc,
+                               const std::vector<uint8_t>& input, Device& device) {
+  for (bool inPlace : {false, true}) {
+    CAPTURE(inPlace);
+    std::vector<uint8_t> initialOutput(input.size(), 0xA5);
+    std::vector<uint8_t> expected = inPlace ? input : initialOutput;
+    test::referenceCumsum(desc, input, expected);
+    std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput, device);
+    const std::string mismatch = test::describeDifference(actual, expected, 4);
+    CAPTURE(mismatch);
+    CHECK(actual == expected);
+  }
+}
+
+}  // namespace
+
 // Regression: in place, the GPU one-pass kernels (rows and columns) reduced a
 // tile whose total reads as silent from memory again after the tile had
 // written its outputs over its inputs (the look-back repeated while the
@@ -543,17 +563,7 @@ TEST_CASE("one-pass kernels regression: in place, a silent tile total comes from
       REQUIRE(plan.dispatches[0].pipeline.stage == stage);
       std::vector<uint8_t> input(values.size() * sizeof(int32_t));
       std::memcpy(input.data(), values.data(), input.size());
-      for (bool inPlace : {false, true}) {
-        CAPTURE(inPlace);
-        std::vector<uint8_t> initialOutput(input.size(), 0xA5);
-        std::vector<uint8_t> expected = inPlace ? input : initialOutput;
-        test::referenceCumsum(desc, input, expected);
-        std::vector<uint8_t> actual =
-            test::runOnDevice(desc, input, inPlace, initialOutput, device);
-        const std::string mismatch = test::describeDifference(actual, expected, 4);
-        CAPTURE(mismatch);
-        CHECK(actual == expected);
-      }
+      checkOutOfPlaceAndInPlace(desc, input, device);
     }
   }
 }
@@ -611,16 +621,7 @@ TEST_CASE("one-pass kernels: a silent tile is reduced by the workgroup, in canon
     values[tile] = 0.25;  // tile 1, whose carry is the silent total
     std::vector<uint8_t> input(values.size() * sizeof(double));
     std::memcpy(input.data(), values.data(), input.size());
-    for (bool inPlace : {false, true}) {
-      CAPTURE(inPlace);
-      std::vector<uint8_t> initialOutput(input.size(), 0xA5);
-      std::vector<uint8_t> expected = inPlace ? input : initialOutput;
-      test::referenceCumsum(desc, input, expected);
-      std::vector<uint8_t> actual = test::runOnDevice(desc, input, inPlace, initialOutput, device);
-      const std::string mismatch = test::describeDifference(actual, expected, 4);
-      CAPTURE(mismatch);
-      CHECK(actual == expected);
-    }
+    checkOutOfPlaceAndInPlace(desc, input, device);
   }
 }
 
