@@ -146,7 +146,8 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
 // tile): the nodes of a segment (a subgroup, or the workgroup where that is
 // narrower) lie back to back in memory, and move between memory and the
 // lanes through shared memory, so that each access of the segment covers
-// neighbouring vectors (coalesced) while each lane still owns a node.
+// neighbouring vectors (coalesced) while each lane still owns a node; or
+// neighbouring elements, where lines are off vectors or end mid-vector.
 // Vector a of a segment sits at a ^ ((a >> 3) & 7) of its region, so that
 // the lanes reading their nodes' vectors (NODE_VECS apart) hit distinct
 // banks of 16 bytes.
@@ -158,16 +159,21 @@ uint stageSlot(uint a) { return a ^ ((a >> 3u) & 7u); }
 
 bool packedLines() { return (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u; }
 
-// Whether the workgroup's nodes move staged: on vectors, each segment inside
-// one line or over packed lines, and each vector wholly inside its line or
-// wholly past it (a full tile, or lines of whole vectors). The same on every
-// invocation.
-bool tileStaged(RowTask task) {
+// Whether the workgroup's nodes move staged: each segment inside one line or
+// over packed lines. The same on every invocation.
+bool tileStaged() {
+  return kStagedNodes && ((1u << p.shape) >= stagedSegment() || packedLines());
+}
+
+// Whether a staged tile moves on vectors: each wholly inside its line or
+// wholly past it (a full tile, or lines of whole vectors). Otherwise it moves
+// element by element, still neighbouring elements on neighbouring lanes
+// (lines off vectors, or a ragged end).
+bool tileOnVectors(RowTask task) {
   bool tileFull = OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) +
                       OFFSET_T(NODE << p.shape) <=
                   OFFSET_T(p.axisLen);
-  return kStagedNodes && kVectorLoads && ((1u << p.shape) >= stagedSegment() || packedLines()) &&
-         (tileFull || p.axisLen % uint(VEC_N) == 0u);
+  return kVectorLoads && (tileFull || p.axisLen % uint(VEC_N) == 0u);
 }
 
 // Staged accesses of the invocation's segment: its nodes, the invocation's
@@ -262,21 +268,94 @@ void storeStagedNode(RowTask task, ACC_T v[NODE]) {
   }
 }
 
+// Staged elements, where a tile cannot move on vectors: the same regions of
+// sStage seen as accumulators, element e of a segment at stagedSlot(e), so
+// that lanes reading their nodes (16 apart) hit distinct banks of 4 bytes.
+#ifdef EMULATED_INT64
+ACC_T stagedElementAt(uint k) {
+  uint c = (k & 1u) * 2u;
+  return uvec2(sStage[k >> 1u][c], sStage[k >> 1u][c + 1u]);
+}
+void setStagedElementAt(uint k, ACC_T value) {
+  uint c = (k & 1u) * 2u;
+  sStage[k >> 1u][c] = value.x;
+  sStage[k >> 1u][c + 1u] = value.y;
+}
+#else
+ACC_T stagedElementAt(uint k) { return sStage[k / uint(VEC_N)][k % uint(VEC_N)]; }
+void setStagedElementAt(uint k, ACC_T value) { sStage[k / uint(VEC_N)][k % uint(VEC_N)] = value; }
+#endif
+uint stagedSlot(uint e) { return e ^ ((e >> 5u) & 15u); }
+
+// As stagedVector(), for element e of the segment in memory order.
+bool stagedElement(Segment s, uint e, out OFFSET_T offset) {
+  uint lineElements = uint(NODE) << s.lineLog2;
+  uint line = e >> (s.lineLog2 + 4u);
+  uint r = e - line * lineElements;
+  uint traversal = kReverse ? lineElements - 1u - r : r;
+  offset = OFFSET_T(line) * OFFSET_T(p.axisLen) + OFFSET_T(r);
+  return s.firstLine + line < p.lineCount && s.first + OFFSET_T(traversal) < OFFSET_T(p.axisLen);
+}
+
+void loadStagedElements(RowTask task, out ACC_T v[NODE]) {
+  Segment s = segmentOf(task, task.inLine);
+  uint region = s.region * uint(VEC_N);
+  [[unroll]] for (int q = 0; q < NODE; ++q) {
+    uint e = uint(q) * s.size + s.lane;
+    OFFSET_T offset;
+    ACC_T x = identity();
+    if (stagedElement(s, e, offset)) x = loadIn(s.lowest + offset);
+    setStagedElementAt(region + stagedSlot(e), x);
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  [[unroll]] for (int c = 0; c < NODE; ++c) {
+    v[kReverse ? NODE - 1 - c : c] =
+        stagedElementAt(region + stagedSlot(s.node * uint(NODE) + uint(c)));
+  }
+  if (!task.valid) {
+    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
+  }
+}
+
+// As storeStagedNode(): each lane rewrites the slots its node was read from.
+void storeStagedElements(RowTask task, ACC_T v[NODE]) {
+  Segment s = segmentOf(task, task.outLine);
+  uint region = s.region * uint(VEC_N);
+  [[unroll]] for (int c = 0; c < NODE; ++c) {
+    setStagedElementAt(region + stagedSlot(s.node * uint(NODE) + uint(c)),
+                       v[kReverse ? NODE - 1 - c : c]);
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  [[unroll]] for (int q = 0; q < NODE; ++q) {
+    uint e = uint(q) * s.size + s.lane;
+    OFFSET_T offset;
+    if (stagedElement(s, e, offset)) {
+      storeOut(s.lowest + offset, stagedElementAt(region + stagedSlot(e)));
+    }
+  }
+}
+
 // The workgroup's nodes, staged where tileStaged(). Call from uniform
 // control flow.
 void loadTileNode(RowTask task, out ACC_T v[NODE]) {
-  if (tileStaged(task)) {
+  if (!tileStaged()) {
+    loadNode(task, v);
+  } else if (tileOnVectors(task)) {
     loadStagedNode(task, v);
   } else {
-    loadNode(task, v);
+    loadStagedElements(task, v);
   }
 }
 
 void storeTileNode(RowTask task, ACC_T v[NODE]) {
-  if (tileStaged(task)) {
+  if (!tileStaged()) {
+    storeNode(task, v);
+  } else if (tileOnVectors(task)) {
     storeStagedNode(task, v);
   } else {
-    storeNode(task, v);
+    storeStagedElements(task, v);
   }
 }
 

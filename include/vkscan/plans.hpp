@@ -74,8 +74,8 @@ struct PlannedDispatch {
   uint32_t workgroups[3] = {0, 0, 0};     // the grid, x by y by z
   uint32_t workgroupSize = 0;             // invocations per workgroup
   // Rows kernels: tiles move through shared memory, so that neighbouring
-  // lanes load and store neighbouring 16-byte vectors (a last tile whose line
-  // is not whole vectors excepted); false for every other kernel.
+  // lanes load and store neighbouring 16-byte vectors, or neighbouring
+  // elements where lines are off vectors; false for every other kernel.
   bool stagedTiles = false;
   // The bytes of each tensor (ScanDesc's, and scratch) read and written.
   uint64_t inputBytesRead = 0;

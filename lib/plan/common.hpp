@@ -185,8 +185,9 @@ struct PipelineKey {
   // pipelines).
   bool texelInput = false;
   // Rows stages: whole tiles move through shared memory, so that
-  // neighbouring invocations access neighbouring vectors (kernels/rows.glsl
-  // kStagedNodes); where the device's shared memory holds the tile.
+  // neighbouring invocations access neighbouring vectors, or elements off
+  // vectors (kernels/rows.glsl kStagedNodes); where the device's shared
+  // memory holds the tile.
   bool stagedNodes = false;
   // Rows stages: each line's carry-in enters at its root, read from aux
   // after the look-back's words; each line's total is written after the

@@ -120,15 +120,17 @@ class GpuPlanner final : public Planner {
     if (p.axisLen <= tile) {
       uint32_t segmentLog2 = log2Exact(ceilDiv(p.axisLen, kNode));
       scan.params.shape = segmentLog2;
-      // Staged where lines are whole vectors, and a subgroup's nodes lie
-      // back to back: one line's, or packed lines' (kernels/rows.glsl).
+      // Staged where a subgroup's nodes lie back to back: one line's, or
+      // packed lines' (kernels/rows.glsl); on vectors where lines are whole
+      // ones, else element by element, which lines shorter than a node skip:
+      // their direct loads already step through memory a line per lane.
       bool packed = linesPacked(p);
       bool wholeVectors = p.axisLen % static_cast<uint64_t>(vectorElements(p.type)) == 0;
-      scan.pipeline.stagedNodes =
-          stagesTiles(p.type, workgroup) && vector && wholeVectors &&
-          ((uint64_t{1} << segmentLog2) >= stagedSegment(workgroup) || packed);
-      if (scan.pipeline.stagedNodes && packed) scan.params.flags |= VKSCAN_FLAG_PACKED_LINES;
-      setLineCarries(scan, carries);
+      bool staged = stagesTiles(p, workgroup) && ((vector && wholeVectors) || p.axisLen >= kNode) &&
+                    ((uint64_t{1} << segmentLog2) >= stagedSegment(workgroup) || packed);
+      setStagedNodes(scan, p, staged);
+      if (staged && packed) scan.params.flags |= VKSCAN_FLAG_PACKED_LINES;
+      setLineCarries(scan, p, carries);
       emit(scan, ceilDiv(lines, workgroup >> segmentLog2));
       return;
     }
@@ -137,17 +139,26 @@ class GpuPlanner final : public Planner {
     setVectorLoads(onePass, vector);
     onePass.pipeline.workgroupSize = workgroup;
     onePass.params.shape = log2Exact(workgroup);
-    onePass.pipeline.stagedNodes = stagesTiles(p.type, workgroup) && vector;
+    setStagedNodes(onePass, p, stagesTiles(p, workgroup));
     setLookbackTree(onePass, p, b, tiles);
     setLineCarries(onePass, carries);
     emit(onePass, lines * tiles);
   }
 
-  // Whether the rows kernels' tile, as accumulators, fits the device's shared
-  // memory beside the rest (kernels/rows.glsl sStage).
-  bool stagesTiles(DataType type, uint32_t workgroup) const {
-    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(type));
-    return tuning_.rowsStagedNodes && tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+  // Whether the rows kernels may stage tiles: the tuning says so, input and
+  // output run the same way along the axis (staged accesses go by memory
+  // order), and the tile, as accumulators, fits the device's shared memory
+  // beside the rest (kernels/rows.glsl sStage).
+  bool stagesTiles(const Problem& p, uint32_t workgroup) const {
+    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(p.type));
+    return tuning_.rowsStagedNodes && p.inAxisStride == p.outAxisStride &&
+           tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+  }
+
+  // Staged tiles walk a decreasing axis from its end, on vectors or not.
+  static void setStagedNodes(Dispatch& d, const Problem& p, bool staged) {
+    d.pipeline.stagedNodes = staged;
+    if (staged) d.pipeline.reverse = p.inAxisStride < 0;
   }
 
   // The invocations whose nodes move together: a subgroup, or the workgroup

@@ -301,8 +301,10 @@ void checkStagedRows(const std::vector<RowsShape>& shapes, uint64_t seed, bool o
               (uint64_t{1} << d.params.shape) >=
               std::min<uint64_t>(impl.planLimits().subgroupSize, d.pipeline.workgroupSize);
           bool whole = shape.sizes.back() % test::vectorElements(type) == 0;
+          bool nodeLong = shape.sizes.back() >= 16;
           CHECK(packed == (d.pipeline.stagedNodes && shape.padding == 0));
-          CHECK(d.pipeline.stagedNodes == (fits && whole && (shape.padding == 0 || fillsSubgroup)));
+          CHECK(d.pipeline.stagedNodes ==
+                (fits && (whole || nodeLong) && (shape.padding == 0 || fillsSubgroup)));
         } else {
           REQUIRE(onePass);
           REQUIRE(d.pipeline.stage == detail::Stage::RowsOnePass);
@@ -391,6 +393,51 @@ TEST_CASE("rows kernels: tiles staged on lines short of their nodes") {
                    {{3, 5000}, 0},
                    {{50, 18}, 0}},
                   450, true);
+}
+
+// Lines a node long or more that are not whole vectors stage element by
+// element (kernels/rows.glsl loadStagedElements()): packed lines of 77, 17
+// and 33, lines of 1001 alone and packed, padded lines of 2002 (whole
+// vectors of UINT64 alone), one-pass lines of 4097 and 5003 off vectors, and
+// a single line of 8195 on vectors whose last tile ends mid-vector. Lines
+// of 15 stay node by node. Then the emulated 64-bit build's elements, in
+// workgroups of 16.
+TEST_CASE("rows kernels: tiles staged element by element off vectors") {
+  const std::vector<test::Profile> profiles = test::testedProfiles(
+      {test::Profile::GpuTuning, test::Profile::SmallWorkgroups, test::Profile::EmulatedGpuTuning});
+  auto tested = [&profiles](test::Profile profile) {
+    return std::find(profiles.begin(), profiles.end(), profile) != profiles.end();
+  };
+  if (tested(test::Profile::GpuTuning) || tested(test::Profile::SmallWorkgroups)) {
+    checkStagedRows({{{2000, 77}, 0},
+                     {{300, 17}, 0},
+                     {{64, 33}, 0},
+                     {{5, 1001}, 0},
+                     {{1, 1001}, 0},
+                     {{9, 2002}, 2},
+                     {{3, 4097}, 0},
+                     {{2, 5003}, 0},
+                     {{1, 8195}, 0},
+                     {{40, 15}, 0}},
+                    500, true);
+  }
+  if (!tested(test::Profile::EmulatedGpuTuning)) return;
+  Device::Impl& impl = Device::Access::impl(test::testDevice(test::Profile::EmulatedGpuTuning));
+  test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+  impl.tuning.rowsWorkgroupSize = 16;
+  for (DataType type : {DataType::UInt64, DataType::Float16}) {
+    for (const std::vector<uint32_t>& sizes :
+         std::vector<std::vector<uint32_t>>{{300, 77}, {3, 1001}}) {
+      CumulativeSummationDesc desc = test::packedDesc(type, sizes, 1);
+      CAPTURE(type);
+      CAPTURE(sizes);
+      detail::Plan plan = planOn(impl, desc);
+      REQUIRE(plan.dispatches.size() == 1);
+      CHECK(plan.dispatches[0].pipeline.stagedNodes == rowsTileFits(impl, 16, type));
+      CHECK_FALSE(plan.dispatches[0].pipeline.vectorLoads);
+      checkTypeModes(desc, 520, test::Profile::EmulatedGpuTuning);
+    }
+  }
 }
 
 TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") {

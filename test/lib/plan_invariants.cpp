@@ -194,10 +194,11 @@ class Checker {
       expect((uint64_t{p.chunksPerLine} - 1) * tile < p.axisLen, "no empty tile");
       expect(d.pipeline.stage == Stage::RowsOnePass, "tiled lines in one pass");
     }
-    // A staged tile (kernels/rows.glsl sStage) moves on vectors and fits the
-    // device's shared memory with the rest; a rows scan stages only lines
-    // of whole vectors that fill a subgroup's nodes, or packed lines, back
-    // to back in input and output (VKSCAN_FLAG_PACKED_LINES).
+    // A staged tile (kernels/rows.glsl sStage) moves along one contiguous
+    // direction and fits the device's shared memory with the rest; a rows
+    // scan stages only lines of whole vectors or of a node or more that fill
+    // a subgroup's nodes, or packed lines, back to back in input and output
+    // (VKSCAN_FLAG_PACKED_LINES).
     bool packed = (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
     if (packed) {
       expect(d.pipeline.stagedNodes && p.chunksPerLine == 1, "packed lines only staged, whole");
@@ -212,12 +213,14 @@ class Checker {
     }
     if (d.pipeline.stagedNodes) {
       uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
-      expect(d.pipeline.vectorLoads, "staged nodes on vectors");
+      expect(p.inAxisStride == p.outAxisStride && std::abs(p.inAxisStride) == 1,
+             "staged nodes: one contiguous direction");
       expect(tile * accSize + 4096 <= limits_.maxSharedMemoryBytes,
              "a staged tile fits shared memory");
       if (p.chunksPerLine == 1) {
         uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
-        expect(p.axisLen % vector == 0, "staged lines are whole vectors");
+        expect((d.pipeline.vectorLoads && p.axisLen % vector == 0) || p.axisLen >= 16,
+               "staged lines are whole vectors or a node long");
         expect((p.shape == 0 || p.axisLen > (uint64_t{8} << p.shape)) &&
                    p.axisLen <= (uint64_t{16} << p.shape),
                "a staged line's segment is its nodes");
@@ -501,7 +504,8 @@ class Checker {
       expect(std::abs(p.inAxisStride) == 1, "realigned nodes: a contiguous axis");
       expect(d.pipeline.reverse == (p.inAxisStride < 0), "realigned: reverse matches the sign");
     } else if (!rowUnits) {
-      expect(!d.pipeline.reverse, "reverse only with vector nodes, realigned nodes or row units");
+      expect(!d.pipeline.reverse,
+             "reverse only with vector nodes, realigned nodes, staged nodes or row units");
     }
     if (d.pipeline.scalarLanes) {
       expect(isInterleaved(stage), "scalar lanes only in interleaved walks");
@@ -514,6 +518,8 @@ class Checker {
       expect(!isRows(stage), "wide units only in chunk stages");
       expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,
              "wide units only where bindings are bound unrounded");
+    } else if (d.pipeline.stagedNodes) {
+      expect(d.pipeline.reverse == (p.inAxisStride < 0), "staged: reverse matches the sign");
       if (rowUnits) {
         rowGroupsOn(unit);
       } else if (isInterleaved(stage)) {

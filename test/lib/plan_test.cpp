@@ -875,14 +875,27 @@ TEST_CASE("plan: GPU rows kernels stage tiles where shared memory holds them") {
   CHECK(staged(line(DataType::Float32, {1u << 20, 12}), 49152));
   CHECK(staged(line(DataType::Float16, {1000, 12}), 32768));
   CHECK(staged(line(DataType::Float64, {1000, 10}), 49152));
+  // Lines a node long or more that are not whole vectors stage element by
+  // element: rows of 77 and 4001, the last of 9 elements, a single line of
+  // 1001, lines padded to vectors but ending mid-vector, rows of 50257 in
+  // one pass, and lines off vectors.
+  CHECK(staged(line(DataType::Float32, {1u << 20, 77}), 49152));
+  CHECK(staged(line(DataType::Float32, {100, 4001}), 49152));
+  CHECK(staged(line(DataType::Float16, {100, 17}), 32768));
   CHECK_FALSE(staged(line(DataType::Float64, {1000, 9}), 49152));
-  CHECK_FALSE(staged(line(DataType::Float32, {100, 4001}), 49152));
-  // On vectors, but not whole ones: a single line, and lines padded to them.
-  CHECK_FALSE(staged(line(DataType::Float32, {1001}), 49152));
+  CHECK_FALSE(staged(line(DataType::Float32, {1000, 15}), 49152));
+  CHECK(staged(line(DataType::Float32, {1001}), 49152));
   CumulativeSummationDesc ragged = line(DataType::Float32, {9, 2002});
   ragged.input.strides = {2004, 1};
   ragged.output.strides = {2004, 1};
-  CHECK_FALSE(staged(ragged, 49152));
+  CHECK(staged(ragged, 49152));
+  CHECK(staged(line(DataType::Float32, {512, 50257}), 49152));
+  CumulativeSummationDesc offVectors = line(DataType::Float32, {100, 4096});
+  offVectors.input.strides = {4097, 1};
+  offVectors.output.strides = {4097, 1};
+  CHECK(staged(offVectors, 49152));
+  // Padded lines narrower than a subgroup's nodes move node by node, as do
+  // lines whose output is strided along the axis.
   CumulativeSummationDesc padded = line(DataType::Float32, {100, 256});
   padded.input.strides = {260, 1};
   padded.output.strides = {260, 1};
@@ -890,11 +903,9 @@ TEST_CASE("plan: GPU rows kernels stage tiles where shared memory holds them") {
   padded.input.strides = {256, 1};
   CHECK_FALSE(staged(padded, 49152));
   CHECK(staged(padded, 49152, 16));
-  // Lines off vectors move node by node.
-  CumulativeSummationDesc offVectors = line(DataType::Float32, {100, 4096});
-  offVectors.input.strides = {4097, 1};
-  offVectors.output.strides = {4097, 1};
-  CHECK_FALSE(staged(offVectors, 49152));
+  CumulativeSummationDesc strided = line(DataType::Float32, {100, 4096});
+  strided.output.strides = {8192, 2};
+  CHECK_FALSE(staged(strided, 49152));
 }
 
 TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and the range allow") {

@@ -249,9 +249,12 @@ TEST_CASE("traffic: the report says which rows kernels stage their tiles") {
   CHECK(stagedTiles({65536, 1000}, "nvidia"));
   CHECK(stagedTiles({1u << 24, 16}, "amd"));
   CHECK(stagedTiles({4096, 12}, "mali", DataType::Float16));
-  // Lines off whole vectors, a CPU device's chunk walks, the columns kernel.
-  CHECK_FALSE(stagedTiles({65536, 1001}, "nvidia"));
-  CHECK_FALSE(stagedTiles({65536, 999}, "nvidia", DataType::Float64));
+  // Lines off whole vectors, element by element.
+  CHECK(stagedTiles({65536, 1001}, "nvidia"));
+  CHECK(stagedTiles({65536, 999}, "nvidia", DataType::Float64));
+  // Lines off vectors shorter than a node, a CPU device's chunk walks, the
+  // columns kernel.
+  CHECK_FALSE(stagedTiles({65536, 15}, "nvidia"));
   CHECK_FALSE(stagedTiles({1u << 20}, "lavapipe"));
   CHECK(toJson(planFor(test::packedDesc(DataType::Float32, {4096, 4096}, 0, false), "nvidia"))
             .find("\"staged_tiles\":false") != std::string::npos);
