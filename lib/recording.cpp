@@ -1,6 +1,7 @@
 #include "recording.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "problem.hpp"
 
@@ -89,10 +90,11 @@ void pushStorageBuffers(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer
 // Each pass reads what the previous one wrote (totals, carries, or in place
 // the output), and may overwrite what an earlier one read (scratch reused by
 // the next piece): read-after-write and write-after-read on compute, which a
-// compute-to-compute memory barrier covers. A pass that starts with a
-// scratch clear needs the same order before the clear (transfer) too; as the
-// first pass, that barrier extends the caller's (earlier accesses of scratch
-// before compute, as record() asks) to the clear, so the contract stays.
+// compute-to-compute memory barrier covers. A pass that starts by writing
+// scratch (a clear, a line carries' header) needs the same order before
+// those transfers too; as the first pass, that barrier extends the caller's
+// (earlier accesses of scratch before compute, as record() asks) to them, so
+// the contract stays.
 void barrierBetweenPasses(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
                           bool beforeClear) {
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -105,13 +107,50 @@ void barrierBetweenPasses(const VolkDeviceTable& vk, VkCommandBuffer commandBuff
                           &barrier, 0, nullptr, 0, nullptr);
 }
 
-// Fills the dispatch's clear range of scratch with its clear word and makes
-// the fill visible to the dispatch.
-void clearScratch(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
-                  const Dispatch& dispatch, const ResolvedBindings& bindings) {
+// The line carries' header (Dispatch::writesLineCarries,
+// kernels/line_carries.glsl): the addresses of line 0's carry-in and total,
+// then each tensor's three line strides, 64-bit values as 32-bit words, low
+// word first.
+std::array<uint32_t, kLineCarriesHeaderBytes / 4> lineCarriesHeader(
+    const Dispatch& dispatch, const ResolvedBindings& bindings) {
+  uint64_t accumulator = dataTypeSize(accumulationType(dispatch.pipeline.type));
+  auto at = [&](bool bound, BufferRole role, int64_t element) -> uint64_t {
+    return bound ? resolve(role, static_cast<uint64_t>(element) * accumulator, bindings) : 0;
+  };
+  const uint64_t fields[8] = {
+      at(dispatch.pipeline.lineCarryIn, BufferRole::CarryIn, dispatch.carryBase),
+      at(dispatch.pipeline.lineTotals, BufferRole::Totals, dispatch.totalsBase),
+      static_cast<uint64_t>(dispatch.carryStrides[0]),
+      static_cast<uint64_t>(dispatch.carryStrides[1]),
+      static_cast<uint64_t>(dispatch.carryStrides[2]),
+      static_cast<uint64_t>(dispatch.totalsStrides[0]),
+      static_cast<uint64_t>(dispatch.totalsStrides[1]),
+      static_cast<uint64_t>(dispatch.totalsStrides[2]),
+  };
+  std::array<uint32_t, kLineCarriesHeaderBytes / 4> words{};
+  for (size_t i = 0; i < 8; ++i) {
+    words[2 * i] = static_cast<uint32_t>(fields[i]);
+    words[2 * i + 1] = static_cast<uint32_t>(fields[i] >> 32);
+  }
+  return words;
+}
+
+// Fills the dispatch's clear range of scratch with its clear word, writes
+// its line carries' header, and makes both visible to the dispatch.
+void prepareScratch(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer,
+                    const Dispatch& dispatch, const ResolvedBindings& bindings) {
   const BufferBinding& scratch = bindings.scratch.binding;
-  vk.vkCmdFillBuffer(commandBuffer, scratch.buffer, scratch.offset + dispatch.clearByteOffset,
-                     dispatch.clearBytes, dispatch.clearWord);
+  if (dispatch.clearBytes > 0) {
+    vk.vkCmdFillBuffer(commandBuffer, scratch.buffer, scratch.offset + dispatch.clearByteOffset,
+                       dispatch.clearBytes, dispatch.clearWord);
+  }
+  if (dispatch.writesLineCarries) {
+    std::array<uint32_t, kLineCarriesHeaderBytes / 4> header =
+        lineCarriesHeader(dispatch, bindings);
+    vk.vkCmdUpdateBuffer(commandBuffer, scratch.buffer,
+                         scratch.offset + dispatch.lineCarriesByteOffset, sizeof(header),
+                         header.data());
+  }
   auto barrier = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -136,9 +175,9 @@ void recordPlan(const VolkDeviceTable& vk, VkCommandBuffer commandBuffer, VkPipe
   VkPipeline bound = VK_NULL_HANDLE;
   for (size_t i = 0; i < plan.dispatches.size(); ++i) {
     const Dispatch& dispatch = plan.dispatches[i];
-    bool clear = dispatch.clearBytes > 0;
-    if (i > 0 || clear) barrierBetweenPasses(vk, commandBuffer, clear);
-    if (clear) clearScratch(vk, commandBuffer, dispatch, bindings);
+    bool transfers = dispatch.clearBytes > 0 || dispatch.writesLineCarries;
+    if (i > 0 || transfers) barrierBetweenPasses(vk, commandBuffer, transfers);
+    if (transfers) prepareScratch(vk, commandBuffer, dispatch, bindings);
     if (pipelines[i] != bound) {
       vk.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[i]);
       bound = pipelines[i];

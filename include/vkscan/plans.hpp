@@ -20,7 +20,10 @@
 //     siblings and the nearest one's inclusive value, a columns line that
 //     inclusive value alone: the case where no tile waits (polls and
 //     fallback reductions of a silent tile read more);
-//   - scratch filled by vkCmdFillBuffer before a dispatch is written by it.
+//   - scratch filled by vkCmdFillBuffer before a dispatch is written by it,
+//     as is the 64-byte header (vkCmdUpdateBuffer) a dispatch that reads
+//     carry-ins or writes totals where they lie reads once; those carry-ins
+//     and totals count one per line.
 //   Reads a CPU device's walks make early to start cache misses (words the
 //   walk reads again anyway) are not counted.
 #pragma once

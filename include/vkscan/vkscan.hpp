@@ -279,12 +279,13 @@ VKSCAN_API DataType carryType(DataType outputType) noexcept;
 //     wrapped sum or product, maximum or minimum, log-sum-exp) without the
 //     carry-in, in carryType(output.dataType); sizes as carryIn's, strides
 //     empty or explicit, not overlapping themselves.
-//   Each of carryIn and totals costs a copy pass between its layout and
-//   scratch (scratch grows by a value a line for each). GPU plans that scan
-//   in one pass (a contiguous axis; a strided one whose lines are few and
-//   long) keep it: it reads each carry-in and writes each total. Other plans
-//   walk chunks of each line, and totals cost one more reduce of the input
-//   where a line is walked whole. Neither is allowed with indices (an index has
+//   GPU plans on a contiguous axis, or on a strided one whose lines are few
+//   and long, stay one dispatch: it reads each carry-in and writes each
+//   total where it lies (64 bytes of scratch hold their addresses). Other
+//   plans copy each of carryIn and totals between its layout and scratch, a
+//   pass each (scratch grows by a value a line for each), walk chunks of
+//   each line, and totals cost one more reduce of the input where a line is
+//   walked whole. Neither is allowed with indices (an index has
 //   no carry to continue from). A wider output (outputTypeWidens()) takes
 //   them in its own carry type.
 struct ScanDesc {
@@ -425,8 +426,8 @@ struct ExternalDevice {
 // A buffer range bound to an operator. The buffer must have been created with
 // VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
 // (the scratch buffer also with VK_BUFFER_USAGE_TRANSFER_DST_BIT: some plans
-// fill a few words of it with vkCmdFillBuffer) and bound to memory allocated
-// with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
+// write a few words of it with vkCmdFillBuffer or vkCmdUpdateBuffer) and bound
+// to memory allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
 // offset must be a multiple of 16 bytes (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT).
 // size is the bytes available from offset (VK_WHOLE_SIZE is not accepted:
 // vkscan cannot know a buffer's size).
@@ -545,8 +546,10 @@ class VKSCAN_API Operator {
   //     orders earlier reads of output and scratch before this work.
   //   inside: vkscan inserts the compute->compute barriers between its own
   //     dispatches; before a single-pass dispatch with look-back it fills a
-  //     few words of scratch with vkCmdFillBuffer, between compute->transfer
-  //     and transfer->compute barriers of its own. Nothing else.
+  //     few words of scratch with vkCmdFillBuffer, and before a dispatch that
+  //     reads carry-ins or writes totals where they lie it writes 64 bytes of
+  //     scratch with vkCmdUpdateBuffer, between compute->transfer and
+  //     transfer->compute barriers of its own. Nothing else.
   //   after: the output is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
   //     with VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier its
   //     consumer needs.

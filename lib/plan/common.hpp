@@ -83,6 +83,10 @@ inline constexpr uint64_t kBindingAlignment = 16;
 // (kernels/chunk_lookback.comp kUnpublished).
 inline constexpr uint32_t kLookbackUnpublished = 0x7FBADBADu;
 
+// The line carries' header in scratch (Dispatch::writesLineCarries): two
+// addresses and six strides, 64-bit each (kernels/line_carries.glsl).
+inline constexpr uint64_t kLineCarriesHeaderBytes = 64;
+
 // Nodes each invocation of a segmented walk covers for lines of `length`
 // (1 to 16) elements: the fewest whole nodes that hold whole lines,
 // lcm(16, length) / 16, and at least two (kernels/chunk.glsl segmentNodes()).
@@ -189,9 +193,9 @@ struct PipelineKey {
   // vectors (kernels/rows.glsl kStagedNodes); where the device's shared
   // memory holds the tile.
   bool stagedNodes = false;
-  // Rows stages: each line's carry-in enters at its root, read from aux
-  // after the look-back's words; each line's total is written after the
-  // carry-ins (kernels/line_carries.glsl, GpuPlanner::planCarriedRows()).
+  // Rows and columns stages: each line's carry-in enters at its root, and
+  // each line's total is written, where Dispatch::writesLineCarries says
+  // (kernels/line_carries.glsl).
   bool lineCarryIn = false;
   bool lineTotals = false;
 
@@ -221,6 +225,18 @@ struct Dispatch {
   uint64_t clearByteOffset = 0;
   uint64_t clearBytes = 0;
   uint32_t clearWord = 0;
+  // Rows and columns stages with line carries (PipelineKey::lineCarryIn,
+  // lineTotals): the header the host writes into scratch at
+  // lineCarriesByteOffset before the dispatch (vkCmdUpdateBuffer), so that
+  // the kernel reads each line's carry-in and writes its total where those
+  // tensors lie (kernels/line_carries.glsl). Line 0's element and the line
+  // strides, in accumulators of the CarryIn and Totals bindings.
+  bool writesLineCarries = false;
+  uint64_t lineCarriesByteOffset = 0;
+  int64_t carryBase = 0;
+  int64_t carryStrides[3] = {0, 0, 0};
+  int64_t totalsBase = 0;
+  int64_t totalsStrides[3] = {0, 0, 0};
   ScanParams params{};  // addresses zero here
   uint32_t groupsX = 0;
   uint32_t groupsY = 0;

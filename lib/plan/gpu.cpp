@@ -67,10 +67,15 @@ class GpuPlanner final : public Planner {
 
  protected:
   // With carries, the plan keeps the rows kernels (a contiguous axis) and the
-  // columns one pass (where planChunks() takes it): they take each line's
-  // carry-in at its root and write its total, so a long line is still one
-  // pass. A one pass's look-back words come first in scratch, the carries
-  // after them, where its kernels find them (kernels/line_carries.glsl).
+  // columns one pass (where planChunks() takes it): they read each line's
+  // carry-in where it lies, take it at the line's root and write its total,
+  // so a carried scan is still one dispatch. A one pass's look-back words
+  // come first in scratch, the carries' header after them, where its kernels
+  // find it (kernels/line_carries.glsl).
+  bool carriesInKernel(const Problem& p) const override {
+    return takesRows(p) || columnsPlanned(p, Bindings{});
+  }
+
   uint64_t scratchBeforeCarries(const Problem& p) const override {
     uint64_t tile = 0;
     if (takesRows(p) && p.axisLen > rowsTile()) tile = rowsTile();
@@ -98,13 +103,21 @@ class GpuPlanner final : public Planner {
   uint64_t rowsTile() const { return uint64_t{tuning_.rowsWorkgroupSize} * kNode; }
 
   // The line carries of the rows and columns kernels: the carry-in read, the
-  // total written, from aux at the carries' start (after the look-back's
-  // words, if any).
-  static void setLineCarries(Dispatch& d, const LineCarries* carries) {
+  // total written, where the tensors lie, as the header at the carries'
+  // start in aux (after the look-back's words, if any) says.
+  static void setLineCarries(Dispatch& d, const Problem& p, const LineCarries* carries) {
     if (carries == nullptr) return;
     d.pipeline.lineCarryIn = carries->carryIn;
     d.pipeline.lineTotals = carries->totals;
     if (!d.hasAux) setAux(d, carries->carryOffset);
+    d.writesLineCarries = true;
+    d.lineCarriesByteOffset = carries->carryOffset;
+    d.carryBase = p.carryIn ? p.carryBase : 0;
+    d.totalsBase = p.totals ? p.totalsBase : 0;
+    for (size_t i = 0; i < p.lines.size() && i < 3; ++i) {
+      d.carryStrides[i] = p.carryIn ? p.lines[i].carryStride : 0;
+      d.totalsStrides[i] = p.totals ? p.lines[i].totalsStride : 0;
+    }
   }
 
   // A tile (a workgroup's 16 nodes per invocation) per line where lines fit
@@ -141,7 +154,7 @@ class GpuPlanner final : public Planner {
     onePass.params.shape = log2Exact(workgroup);
     setStagedNodes(onePass, p, stagesTiles(p, workgroup));
     setLookbackTree(onePass, p, b, tiles);
-    setLineCarries(onePass, carries);
+    setLineCarries(onePass, p, carries);
     emit(onePass, lines * tiles);
   }
 
@@ -199,7 +212,7 @@ class GpuPlanner final : public Planner {
     d.pipeline.workgroupSize = kColumnsWorkgroup;
     d.params.shape = 2;
     setLookbackTree(d, p, b, tiles);
-    setLineCarries(d, carries);
+    setLineCarries(d, p, carries);
     emit(d, ceilDiv(lanes, kColumnsLanes) * tiles);
   }
 

@@ -379,7 +379,22 @@ void Planner::scanCarried(const Problem& p, const LineCarries& carries, uint64_t
   walkCarried(p, {BufferRole::Input, 0, BufferRole::Output, 0, scratchBase}, carries);
 }
 
+bool Planner::carriesInKernel(const Problem&) const {
+  return false;
+}
+
 void Planner::planCarried(const Problem& p) {
+  if (carriesInKernel(p)) {
+    LineCarries carries;
+    carries.carryIn = p.carryIn;
+    carries.totals = p.totals;
+    carries.inKernel = true;
+    carries.carryOffset = alignUp(scratchBeforeCarries(p), kScratchAlignment);
+    uint64_t base = carries.carryOffset + kLineCarriesHeaderBytes;
+    reserveScratch(base);
+    scanCarried(p, carries, base);
+    return;
+  }
   uint64_t region =
       alignUp(p.lineCount() * dataTypeSize(accumulationType(p.type)), kScratchAlignment);
   LineCarries carries;

@@ -92,11 +92,14 @@ struct ChunkWalk {
 // Each line's carry-in and total in scratch, one accumulator a line in the
 // piece's line order (LineDim order, lineSize[0] fastest), which is the
 // order of the chunk walks' aux values and of their carry problems' lines.
+// Or, with inKernel, carryOffset is where the kernel's header goes
+// (kLineCarriesHeaderBytes), and the kernel finds the tensors themselves.
 struct LineCarries {
   bool carryIn = false;
   uint64_t carryOffset = 0;
   bool totals = false;
   uint64_t totalsOffset = 0;
+  bool inKernel = false;
 };
 
 class Planner {
@@ -109,13 +112,19 @@ class Planner {
   // the kernels' 32-bit line index.
   virtual void planPiece(const Problem& p, const Bindings& b) = 0;
 
-  // Plans a piece with a carry-in or totals (Problem::carryIn, totals): the
-  // carries copied into scratch in line order, a chunk walk that takes them
-  // at its root (walkCarried()), the totals copied out. The copies are scans
-  // of one element in UINT32 or UINT64, so the bits move unchanged.
+  // Plans a piece with a carry-in or totals (Problem::carryIn, totals). Where
+  // carriesInKernel(), one scan whose kernel reads and writes them in place
+  // (Dispatch::writesLineCarries). Otherwise the carries copied into scratch
+  // in line order, a chunk walk that takes them at its root (walkCarried()),
+  // the totals copied out; the copies are scans of one element in UINT32 or
+  // UINT64, so the bits move unchanged.
   void planCarried(const Problem& p);
 
  protected:
+  // Whether the piece's scan reads its carry-ins and writes its totals
+  // itself (the GPU's rows and columns kernels); the scan is then
+  // scanCarried() with LineCarries::inKernel.
+  virtual bool carriesInKernel(const Problem& p) const;
   // Scratch the carried scan keeps before the carries: 0 where its own
   // scratch follows them (chunk walks), its look-back's words where its
   // kernels find the carries after those (the GPU's one-pass kernels).

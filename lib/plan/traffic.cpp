@@ -130,10 +130,15 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     bool loadsCarries = d.hasAux && (chunked || d.pipeline.chunked);
     if (loadsCarries) t.read[index(BufferRole::Scratch)] += carries;
   }
-  // The rows kernels' line carries (PipelineKey::lineCarryIn, lineTotals):
-  // a value a line, read or written once.
-  if (d.pipeline.lineCarryIn) t.read[index(BufferRole::Scratch)] += lines * accumulator;
-  if (d.pipeline.lineTotals) t.written[index(BufferRole::Scratch)] += lines * accumulator;
+  // The rows and columns kernels' line carries (PipelineKey::lineCarryIn,
+  // lineTotals): a value a line, read or written once where the tensors lie;
+  // their header, written before the dispatch and read by it.
+  if (d.pipeline.lineCarryIn) t.read[index(BufferRole::CarryIn)] += lines * accumulator;
+  if (d.pipeline.lineTotals) t.written[index(BufferRole::Totals)] += lines * accumulator;
+  if (d.writesLineCarries) {
+    t.written[index(BufferRole::Scratch)] += kLineCarriesHeaderBytes;
+    t.read[index(BufferRole::Scratch)] += kLineCarriesHeaderBytes;
+  }
   t.fillBytes = d.clearBytes;
   t.written[index(BufferRole::Scratch)] += d.clearBytes;
   t.read[index(BufferRole::None)] = 0;

@@ -1286,18 +1286,24 @@ TEST_CASE("plan: a profile's plan in words, and on the real device") {
   CHECK(runTool({"help", "plan"}).out.rfind("usage: vkscan plan SIZES", 0) == 0);
 }
 
-TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass beside their copies") {
+// The one pass reads each carry-in and writes each total where it lies,
+// through the header of 64 bytes in scratch.
+TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass, one dispatch") {
   using Lines = std::vector<std::string>;
   const std::pair<Lines, Lines> plans[] = {
       {{"16777216", "--axis", "0", "--carry-in", "--totals"},
-       {"3 dispatches", "  rows_scan UINT32: workgroups 1x1x1",
-        "reads 4 B (input 0, carry-in 4, scratch 0)",
-        "  rows_onepass FLOAT32: workgroups 4096x1x1 of 256, tiles staged, reads",
+       {"1 dispatch,", "  rows_onepass FLOAT32: workgroups 4096x1x1 of 256, tiles staged, reads",
+        "(input 67,108,864, carry-in 4, scratch 431,168)",
+        "(output 67,108,864, totals 4, scratch 119,108, of which filled 67,716)",
         "traffic ratio: 1.0041\n"}},
-      // A strided axis of few long lines: the columns one pass, then the totals' copy.
+      // A strided axis of few long lines: the columns one pass.
       {{"4096x4096", "--axis", "0", "--totals"},
-       {"2 dispatches", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256",
-        "writes 16,384 B (output 0, totals 16,384, scratch 0)", "traffic ratio: 1.0178\n"}},
+       {"1 dispatch,", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256",
+        "(output 67,108,864, totals 16,384, scratch 1,835,076", "traffic ratio: 1.0176\n"}},
+      // A short step of a stream, one dispatch where it was three.
+      {{"8x1", "--axis", "1", "--carry-in", "--totals"},
+       {"1 dispatch, scratch 64 bytes", "  rows_scan FLOAT32: workgroups 1x1x1 of 256",
+        "reads 128 B (input 32, carry-in 32, scratch 64)"}},
   };
   for (const auto& [given, expected] : plans) {
     Lines args = {"plan", "--dtype", "float32", "--profile", "nvidia"};

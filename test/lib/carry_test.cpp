@@ -425,6 +425,56 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
   }
 }
 
+// GPU plans read each line's carry-in and write its total where they lie, in
+// one dispatch (kernels/line_carries.glsl): line tensors padded so that their
+// line dimensions stay apart (two or three of them, as the input's merge),
+// on short rows, rows in one pass and columns, with 64-bit strides and with
+// the 32-bit ones of kernels without Int64. The totals' padding stays as it
+// was.
+TEST_CASE("carry: one scan finds padded line tensors where they lie") {
+  struct Case {
+    DataType type;
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> carryStrides;
+    std::vector<uint32_t> totalsStrides;
+    const char* kernel;  // or the start of its name
+  };
+  const Case cases[] = {
+      {DataType::Float32, {3, 4, 37}, 2, {16, 3, 1}, {10, 2, 1}, "rows_scan"},
+      {DataType::Int64, {2, 3, 5000}, 2, {9, 2, 1}, {4, 1, 1}, "rows_onepass"},
+      {DataType::Float16, {2, 2, 3, 300}, 3, {30, 8, 2, 1}, {13, 6, 1, 1}, "rows_"},
+      {DataType::Float32, {20000, 2, 8}, 0, {32, 16, 1}, {24, 12, 1}, "columns_onepass"},
+  };
+  uint32_t k = 0;
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups,
+                             test::Profile::EmulatedGpuTuning})) {
+    for (const Case& c : cases) {
+      if (!test::testDevice(profile).supports(c.type)) continue;
+      if (c.axis == 0 && profile == test::Profile::SmallWorkgroups) continue;
+      ScanDesc desc;
+      desc.input = {c.type, c.sizes, {}};
+      desc.output = desc.input;
+      desc.axis = c.axis;
+      desc.axisDirection = k % 2 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+      desc.exclusive = k % 3 == 1;
+      desc.carryIn = lineTensor(desc);
+      desc.carryIn.strides = c.carryStrides;
+      desc.totals = lineTensor(desc);
+      desc.totals.strides = c.totalsStrides;
+      CAPTURE(test::describe(desc));
+      PlanReport plan = planOf(test::testDevice(profile).createOperator(desc));
+      REQUIRE(plan.dispatches.size() == 1);
+      CHECK(plan.dispatches[0].kernel.rfind(c.kernel, 0) == 0);
+      CHECK(plan.dispatches[0].carryInBytesRead > 0);
+      CHECK(plan.dispatches[0].totalsBytesWritten > 0);
+      check(desc, k % 4 == 2, 800 + k, profile);
+      ++k;
+    }
+  }
+}
+
 // The property a chunked caller relies on: chunks of 16^m with the carries
 // the tree makes of their totals give the whole line's bits, and the tree's
 // reduction of the chunk totals is the whole line's total.
@@ -627,9 +677,16 @@ TEST_CASE("carry: plans hold the invariants and bind the new roles") {
           bool carryIn = !desc.carryIn.sizes.empty();
           // After the widening copy where the output is wider.
           size_t first = plan.dispatches.front().pipeline.stage == detail::Stage::Widen ? 1 : 0;
-          CHECK((plan.dispatches[first].in == detail::BufferRole::CarryIn) == carryIn);
+          // Copied through scratch, or read and written where they lie by
+          // the one scan.
+          const detail::Dispatch& head = plan.dispatches[first];
+          CHECK((head.in == detail::BufferRole::CarryIn || head.pipeline.lineCarryIn) == carryIn);
           bool totals = !desc.totals.sizes.empty();
-          CHECK((plan.dispatches.back().out == detail::BufferRole::Totals) == totals);
+          const detail::Dispatch& tail = plan.dispatches.back();
+          CHECK((tail.out == detail::BufferRole::Totals || tail.pipeline.lineTotals) == totals);
+          if (head.pipeline.lineCarryIn || tail.pipeline.lineTotals) {
+            CHECK(plan.dispatches.size() == first + 1);
+          }
           ScanDesc plain = desc;
           plain.carryIn = {};
           plain.totals = {};

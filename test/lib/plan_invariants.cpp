@@ -70,8 +70,9 @@ class Checker {
     if (plan_.dispatches.empty()) return broken_;
     const Dispatch& last = plan_.dispatches.back();
     expect(isScan(last.pipeline.stage), "the last dispatch scans");
-    expect(last.out == (totalsBytes_ > 0 ? BufferRole::Totals : BufferRole::Output),
-           "the last dispatch writes the output (the totals where bound)");
+    bool totalsCopied = totalsBytes_ > 0 && !last.pipeline.lineTotals;
+    expect(last.out == (totalsCopied ? BufferRole::Totals : BufferRole::Output),
+           "the last dispatch writes the output (the totals where bound, or it writes them)");
     // Scratch O(elements / 16): a line of L elements split into chunks of
     // c >= 16 has ceil(L / c) < 2 L / c of them, so each level holds under
     // an eighth of the values below it, and all levels under a seventh (the
@@ -397,6 +398,7 @@ class Checker {
     expect(!lineCarries || onePassOrRows, "line carries only in rows and columns stages");
     expect(!d.pipeline.lineCarryIn || carryBytes_ > 0, "a carry-in read only where one is bound");
     expect(!d.pipeline.lineTotals || totalsBytes_ > 0, "totals written only where bound");
+    expect(onePassOrRows || !d.writesLineCarries, "a line carries' header only for rows kernels");
     if (onePassOrRows) {
       checkLineCarries(d);
     } else if (d.hasAux) {
@@ -415,22 +417,34 @@ class Checker {
     }
   }
 
-  // The rows and columns kernels' aux: a one pass's look-back words, then the line
-  // carries (kernels/line_carries.glsl), a region of a value a line each,
-  // rounded to 16 bytes.
+  // The rows and columns kernels' aux: a one pass's look-back words, then the
+  // line carries' header (kernels/line_carries.glsl), which points into the
+  // carry-in and totals bindings: each line's value inside them.
   void checkLineCarries(const Dispatch& d) {
     bool onePass =
         d.pipeline.stage == Stage::RowsOnePass || d.pipeline.stage == Stage::ColumnsOnePass;
     bool lineCarries = d.pipeline.lineCarryIn || d.pipeline.lineTotals;
     expect(d.hasAux == (onePass || lineCarries), "rows aux for the look-back or line carries");
+    expect(d.writesLineCarries == lineCarries, "line carries come with their header");
     if (!d.hasAux) return;
-    uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
-    uint64_t region = (uint64_t{d.params.lineCount} * accSize + 15) / 16 * 16;
-    uint64_t start = onePass ? (d.clearBytes + 15) / 16 * 16 : 0;
-    uint64_t regions = (d.pipeline.lineCarryIn ? 1 : 0) + (d.pipeline.lineTotals ? 1 : 0);
     expect(d.auxByteOffset % 16 == 0, "aux aligned");
-    expect(d.auxByteOffset + start + regions * region <= plan_.scratchBytes,
-           "line carries within scratch");
+    if (!lineCarries) return;
+    uint64_t start = onePass ? (d.clearBytes + 15) / 16 * 16 : 0;
+    expect(d.lineCarriesByteOffset == d.auxByteOffset + start, "the header where the kernel looks");
+    expect(d.lineCarriesByteOffset + detail::kLineCarriesHeaderBytes <= plan_.scratchBytes,
+           "the header within scratch");
+    uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
+    auto within = [&](int64_t base, const int64_t strides[3], uint64_t bytes, const char* what) {
+      int64_t last = base;
+      for (int i = 0; i < 3; ++i) {
+        expect(strides[i] >= 0, std::string(what) + ": strides not negative");
+        last += static_cast<int64_t>(d.params.lineSize[i] - 1) * strides[i];
+      }
+      expect(base >= 0 && static_cast<uint64_t>(last + 1) * accSize <= bytes,
+             std::string(what) + ": every line's value within the binding");
+    };
+    if (d.pipeline.lineCarryIn) within(d.carryBase, d.carryStrides, carryBytes_, "carry-in");
+    if (d.pipeline.lineTotals) within(d.totalsBase, d.totalsStrides, totalsBytes_, "totals");
   }
 
   // Vector accesses: aligned, given bindings aligned to 16 bytes; the vector
@@ -503,6 +517,8 @@ class Checker {
       expect(p.inAxisStride == p.outAxisStride, "realigned nodes: equal axis strides");
       expect(std::abs(p.inAxisStride) == 1, "realigned nodes: a contiguous axis");
       expect(d.pipeline.reverse == (p.inAxisStride < 0), "realigned: reverse matches the sign");
+    } else if (d.pipeline.stagedNodes) {
+      expect(d.pipeline.reverse == (p.inAxisStride < 0), "staged: reverse matches the sign");
     } else if (!rowUnits) {
       expect(!d.pipeline.reverse,
              "reverse only with vector nodes, realigned nodes, staged nodes or row units");
@@ -518,8 +534,6 @@ class Checker {
       expect(!isRows(stage), "wide units only in chunk stages");
       expect(16 % std::max<uint64_t>(limits_.minStorageBufferOffsetAlignment, 1) == 0,
              "wide units only where bindings are bound unrounded");
-    } else if (d.pipeline.stagedNodes) {
-      expect(d.pipeline.reverse == (p.inAxisStride < 0), "staged: reverse matches the sign");
       if (rowUnits) {
         rowGroupsOn(unit);
       } else if (isInterleaved(stage)) {

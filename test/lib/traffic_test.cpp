@@ -161,7 +161,7 @@ TEST_CASE("traffic: look-back reads each tile twice and fills its status words")
 }
 
 // Each tensor's bytes are a part of their own: the carry-in read and the
-// totals written by the copies of a carried plan, the indices the records
+// totals written by a carried plan (its copies, or its one pass), the indices the records
 // and index-scan passes write (and the values they read back).
 TEST_CASE("traffic: the parts add up on carried plans and with indices") {
   ScanDesc carried = scanDesc(test::packedDesc(DataType::Float32, {300, 5000}, 1, false));
@@ -175,7 +175,10 @@ TEST_CASE("traffic: the parts add up on carried plans and with indices") {
     CAPTURE(profile);
     PlanReport report = planFor(carried, profile);
     checkSums(report);
-    REQUIRE(report.dispatches.size() >= 3);
+    // Copies around the scan on lavapipe; on GPUs the one pass reads and
+    // writes them itself.
+    if (profile == "nvidia") REQUIRE(report.dispatches.size() == 1);
+    if (profile == "lavapipe") REQUIRE(report.dispatches.size() >= 3);
     CHECK(report.dispatches.front().carryInBytesRead == 300 * 4);
     CHECK(report.dispatches.back().totalsBytesWritten == 300 * 4);
     uint64_t carryIn = 0;
