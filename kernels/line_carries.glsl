@@ -4,7 +4,7 @@
 // rows_scan.comp; after the look-back's words in the one-pass kernels),
 // holds the device addresses of line 0's carry-in and total and each
 // tensor's three line strides, in accumulators, as 64-bit words (low word
-// first; lib/recording.cpp lineCarryHeader()). The carry-in enters at the
+// first; lib/recording.cpp lineCarriesHeader()). The carry-in enters at the
 // line's root; the total is the root's value. Include after publication.glsl
 // (ACC_WORDS, wordsOf, accOfWords).
 
@@ -25,7 +25,8 @@ uint auxWord(uint word) { return WordRef(addressOffset(p.auxAddr, OFFSET_T(word)
 uvec2 headerPair(uint word) { return uvec2(auxWord(word), auxWord(word + 1u)); }
 
 #ifdef VKSCAN_NO_INT64
-// Strides within int range, as the host keeps them for these kernels.
+// The low word of each stride, as with the push constants' strides
+// (kernels/shared/scan_params.h).
 ADDR_T headerAddress(uint word) { return headerPair(word); }
 OFFSET_T headerStride(uint word) { return int(auxWord(word)); }
 #else

@@ -243,9 +243,6 @@ void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
     w[c] = sStage[s.region + stageSlot(s.node * uint(NODE_VECS) + uint(c))];
   }
   nodeOfVecs(w, v);
-  if (!task.valid) {
-    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
-  }
 }
 
 // Each lane rewrites the slots its node was read from, which no other lane
@@ -313,9 +310,6 @@ void loadStagedElements(RowTask task, out ACC_T v[NODE]) {
     v[kReverse ? NODE - 1 - c : c] =
         stagedElementAt(region + stagedSlot(s.node * uint(NODE) + uint(c)));
   }
-  if (!task.valid) {
-    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
-  }
 }
 
 // As storeStagedNode(): each lane rewrites the slots its node was read from.
@@ -342,10 +336,16 @@ void storeStagedElements(RowTask task, ACC_T v[NODE]) {
 void loadTileNode(RowTask task, out ACC_T v[NODE]) {
   if (!tileStaged()) {
     loadNode(task, v);
-  } else if (tileOnVectors(task)) {
+    return;
+  }
+  if (tileOnVectors(task)) {
     loadStagedNode(task, v);
   } else {
     loadStagedElements(task, v);
+  }
+  // A staged lane past the lines loaded its segment's slots, not its own node.
+  if (!task.valid) {
+    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
   }
 }
 

@@ -388,7 +388,6 @@ void Planner::planCarried(const Problem& p) {
     LineCarries carries;
     carries.carryIn = p.carryIn;
     carries.totals = p.totals;
-    carries.inKernel = true;
     carries.carryOffset = alignUp(scratchBeforeCarries(p), kScratchAlignment);
     uint64_t base = carries.carryOffset + kLineCarriesHeaderBytes;
     reserveScratch(base);

@@ -92,14 +92,14 @@ struct ChunkWalk {
 // Each line's carry-in and total in scratch, one accumulator a line in the
 // piece's line order (LineDim order, lineSize[0] fastest), which is the
 // order of the chunk walks' aux values and of their carry problems' lines.
-// Or, with inKernel, carryOffset is where the kernel's header goes
-// (kLineCarriesHeaderBytes), and the kernel finds the tensors themselves.
+// Or, where Planner::carriesInKernel(), carryOffset is where the kernel's
+// header goes (kLineCarriesHeaderBytes), and the kernel finds the tensors
+// themselves.
 struct LineCarries {
   bool carryIn = false;
   uint64_t carryOffset = 0;
   bool totals = false;
   uint64_t totalsOffset = 0;
-  bool inKernel = false;
 };
 
 class Planner {
@@ -123,7 +123,7 @@ class Planner {
  protected:
   // Whether the piece's scan reads its carry-ins and writes its totals
   // itself (the GPU's rows and columns kernels); the scan is then
-  // scanCarried() with LineCarries::inKernel.
+  // scanCarried() with the header's place in LineCarries::carryOffset.
   virtual bool carriesInKernel(const Problem& p) const;
   // Scratch the carried scan keeps before the carries: 0 where its own
   // scratch follows them (chunk walks), its look-back's words where its
