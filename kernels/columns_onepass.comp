@@ -16,8 +16,8 @@
 //
 // In place, as rows_onepass.comp: every tile publishes its lines' values
 // before it writes, sums reduced from memory are checked after a memory
-// barrier before anything is published, and memory barriers are on every
-// invocation.
+// barrier before any value computed from them is published, and memory
+// barriers are on every invocation.
 #include "common.glsl"
 #include "publication.glsl"
 
@@ -136,7 +136,6 @@ void main() {
     if (looking) checkReduced();
     barrier();
   }
-  if (looking) publishPending();
   if (kLineTotals && looking && tile + 1u == p.chunksPerLine) {
     storeLineTotal(carriesStart(), lookLine, total);
   }

@@ -24,9 +24,9 @@
 //
 // In place (kInPlace), sums reduced from memory are kept per looking
 // invocation in shared memory, up to REDUCED_CAPACITY, and checked by the
-// kernel (checkReduced() after a memory barrier) before anything is
-// published (publishPending()); the kernel repeats the look-back while a
-// round reduced unchecked tiles.
+// kernel (checkReduced() after a memory barrier) before any value computed
+// from them is published (publishFound()); the kernel repeats the look-back
+// while one reduced unchecked tiles.
 //
 // The kernel defines LOOKERS (its looking invocations per workgroup), sets
 // gLooker, and defines tileSumFromMemory(line, tile) before this file; and
@@ -37,6 +37,10 @@
 layout(constant_id = VKSCAN_SPEC_LOOKBACK_POLLS) const uint kPolls = 256u;
 // The output is bound to the input.
 layout(constant_id = VKSCAN_SPEC_IN_PLACE) const bool kInPlace = false;
+// A test's seam (PipelineKey::lookbackMissesPublished): the first look-back
+// takes every published value for silent, as one whose reads all came before
+// those publications may (lookedUp()), and computes them all itself.
+layout(constant_id = VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED) const bool kMissesPublished = false;
 
 // Levels of a line's tree from the tiles to below the root: 2^32 elements in
 // tiles of 256 are 16^6 tiles.
@@ -70,27 +74,50 @@ shared uint sListedCount;
 shared uint sListedSlot[REDUCED_CAPACITY];
 #endif
 
-// Values the looking invocation publishes once its look-back is final.
-uint gPendingCount;
-uint gPendingIndex[2 * MAX_LEVELS];
-ACC_T gPendingValue[2 * MAX_LEVELS];
-
-// Out of place, at once, level by level as the look-back finds them: the
-// last tile of a group then publishes the parent's V before it looks further
-// up, so that the next group need not wait for its whole look-back (which
-// otherwise chains group after group). In place, once the look-back is final.
-void publishLater(uint index, ACC_T value) {
-  if (!kInPlace) {
-    publish(index, value);
-    return;
-  }
-  gPendingIndex[gPendingCount] = index;
-  gPendingValue[gPendingCount] = value;
-  ++gPendingCount;
+// Tiles listed in this round of the look-back, whose sums are not kept yet.
+uint listedTiles() {
+#ifdef LOOKBACK_LISTS_SILENT_TILES
+  return sListedCount;
+#else
+  return 0u;
+#endif
 }
 
-void publishPending() {
-  for (uint i = 0u; i < gPendingCount; ++i) publish(gPendingIndex[i], gPendingValue[i]);
+// The values a look-back finds are published at once, level by level: the
+// last tile of a group then publishes the parent's V before it looks further
+// up, so that the next group need not wait for its whole look-back (which
+// otherwise chains group after group). In place, only values no unchecked
+// sum went into: from the first sum a look-back reduces from memory on (it
+// may have read outputs), its values wait for the repeat, which publishes
+// them; a repeat finds the same values in the same order and skips those an
+// earlier look-back published. gPublished: published by earlier look-backs;
+// gFound: found by this one so far; gReducedUnchecked: this one reduced a sum.
+uint gPublished = 0u;
+uint gFound;
+bool gReducedUnchecked;
+uint gLooks = 0u;  // look-backs begun
+
+void beginLookback() {
+  gFound = 0u;
+  gReducedUnchecked = false;
+  ++gLooks;
+}
+
+// readPublished() for the look-back's reads.
+bool lookedUp(uint index, out ACC_T value) {
+  if (kMissesPublished && gLooks == 1u) {
+    value = identity();
+    return false;
+  }
+  return readPublished(index, value);
+}
+
+void publishFound(uint index, ACC_T value) {
+  if (kInPlace && gReducedUnchecked) return;
+  ++gFound;
+  if (gFound <= gPublished) return;
+  publish(index, value);
+  gPublished = gFound;
 }
 
 void measureTree() {
@@ -123,11 +150,11 @@ uint inclusiveIndex(uint line, uint d, uint j) { return valueIndex(line, d, j) +
 // the parent's V, which is that I, sets `value` to it and returns true.
 bool publishCompleted(uint line, uint d, uint j, ACC_T before, inout ACC_T value) {
   precise ACC_T inclusive = combine(before, value);
-  publishLater(inclusiveIndex(line, d, j), inclusive);
+  publishFound(inclusiveIndex(line, d, j), inclusive);
   bool parent = (j & 15u) == 15u && d + 1u < gLevels;
   if (parent) {
     value = inclusive;
-    publishLater(valueIndex(line, d + 1u, j / 16u), value);
+    publishFound(valueIndex(line, d + 1u, j / 16u), value);
   }
   return parent;
 }
@@ -164,8 +191,10 @@ ACC_T reduceTile(uint line, uint tile) {
   ACC_T total = tileSumFromMemory(line, tile);
   if (keeps) {
     sUnchecked = true;
+    gReducedUnchecked = true;
     uint count = sReducedCount[gLooker];
-    if (count < REDUCED_CAPACITY) {
+    // Listed tiles have their room taken: their sums come after.
+    if (count + listedTiles() < REDUCED_CAPACITY) {
       sReducedSlot[kept + count] = slot;
       sReducedValue[kept + count] = total;
       sReducedCount[gLooker] = count + 1u;
@@ -201,7 +230,7 @@ void checkReduced() {
 // its descendants' published values, reducing only tiles none published.
 ACC_T nodeValue(uint line, uint d, uint j) {
   ACC_T value;
-  if (readPublished(valueIndex(line, d, j), value)) return value;
+  if (lookedUp(valueIndex(line, d, j), value)) return value;
   if (d == 0u) return reduceTile(line, j);
   precise ACC_T sums[MAX_LEVELS];
   uint next[MAX_LEVELS];
@@ -212,7 +241,7 @@ ACC_T nodeValue(uint line, uint d, uint j) {
   for (;;) {
     uint child = next[level];
     ACC_T childValue;
-    bool known = readPublished(valueIndex(line, level - 1u, child), childValue);
+    bool known = lookedUp(valueIndex(line, level - 1u, child), childValue);
     if (!known && level - 1u == 0u) {
       childValue = reduceTile(line, child);
       known = true;
@@ -247,7 +276,7 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
   // (or else V) is read at once: the reads are independent, so they overlap
   // where one after the other each would wait its own round trip.
   ACC_T nearest;
-  if (readPublished(inclusiveIndex(line, d, j - 1u), nearest)) return nearest;
+  if (lookedUp(inclusiveIndex(line, d, j - 1u), nearest)) return nearest;
   ACC_T heard[15];
   uint inclusiveMask = 0u;
   uint valueMask = 0u;
@@ -255,8 +284,8 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
     if (i < count) {
       ACC_T inclusive;
       ACC_T value;
-      bool hasInclusive = readPublished(inclusiveIndex(line, d, first + i), inclusive);
-      bool hasValue = readPublished(valueIndex(line, d, first + i), value);
+      bool hasInclusive = lookedUp(inclusiveIndex(line, d, first + i), inclusive);
+      bool hasValue = lookedUp(valueIndex(line, d, first + i), value);
       heard[i] = hasInclusive ? inclusive : value;
       inclusiveMask |= hasInclusive ? 1u << i : 0u;
       valueMask |= hasValue ? 1u << i : 0u;
@@ -273,8 +302,8 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
     bool known = inclusive || ((valueMask >> i) & 1u) != 0u;
     ACC_T value = heard[i];
     for (uint poll = 0u; !known && poll < kPolls; ++poll) {
-      inclusive = readPublished(inclusiveIndex(line, d, k), value);
-      known = inclusive || readPublished(valueIndex(line, d, k), value);
+      inclusive = lookedUp(inclusiveIndex(line, d, k), value);
+      known = inclusive || lookedUp(valueIndex(line, d, k), value);
     }
     if (inclusive) {
       sum = value;
@@ -304,7 +333,7 @@ ACC_T earlierSiblings(uint line, uint d, uint j) {
 // ancestor it completes on the way up. `lineValue`: for the line's last
 // tile, the root's value (up the last nodes, each V is I of its last child).
 ACC_T tileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, out ACC_T lineValue) {
-  gPendingCount = 0u;
+  beginLookback();
   ACC_T before[MAX_LEVELS];
   uint j = tile;
   bool complete = true;  // this tile completes node j at level d

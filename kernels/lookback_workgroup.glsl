@@ -59,8 +59,8 @@ void readSlot(uint line, uint tile, uint s) {
   bool silent = sSlotState[s] == kSlotSilent;
   ACC_T inclusive;
   ACC_T value;
-  bool hasInclusive = nearest && readPublished(inclusiveIndex(line, d, node), inclusive);
-  bool hasValue = silent && readPublished(valueIndex(line, d, node), value);
+  bool hasInclusive = nearest && lookedUp(inclusiveIndex(line, d, node), inclusive);
+  bool hasValue = silent && lookedUp(valueIndex(line, d, node), value);
   if (hasInclusive) {
     sNearest[d] = inclusive;
     sNearestHeard[d] = true;
@@ -123,6 +123,7 @@ void reduceListedTiles(uint line) {
       sReducedValue[kept] = total;
       sReducedCount[0] = kept + 1u;
       sUnchecked = true;
+      gReducedUnchecked = true;
     }
     barrier();
   }
@@ -138,8 +139,8 @@ ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, bool
   uint slots = 16u * gLevels;
   for (uint s = t; s < slots; s += kWorkgroupSize) sSlotState[s] = kSlotSilent;
   if (t < gLevels) sNearestHeard[t] = false;
+  beginLookback();  // on every invocation: each reads (readSlot())
   if (t == 0u) {
-    gPendingCount = 0u;
     gPublishLevel = 0u;
     gCompletes = true;
     gCompletedValue = tileValue;

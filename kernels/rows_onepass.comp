@@ -22,8 +22,9 @@
 // words equal kUnpublished is also written as a collision record. A looking
 // workgroup that reduced silent tiles keeps their sums in shared memory,
 // passes a memory barrier and takes the V each has published meanwhile (its
-// reduction may have read outputs) before it publishes anything of its own;
-// where it reduced any, it looks back again with those values. Its memory
+// reduction may have read outputs) before it publishes any value computed
+// from them; where it reduced any, it looks back again with those values,
+// and publishes the rest (lookback_tree.glsl publishFound()). Its memory
 // barriers are on every invocation: llvmpipe runs memoryBarrierBuffer() as
 // a workgroup execution barrier, even where a branch skips it.
 #include "common.glsl"
@@ -136,7 +137,6 @@ void main() {
     if (t == 0u) checkReduced();
     barrier();
   }
-  if (t == 0u) publishPending();
   if (kLineTotals && t == 0u && tile + 1u == p.chunksPerLine) {
     storeLineTotal(carriesStart(), line, lineTotal(tileValue));
   }

@@ -58,7 +58,10 @@
 #define VKSCAN_SPEC_LINE_CARRY_IN 20
 // bool, rows stages: each line's total is written to aux (line_carries.glsl).
 #define VKSCAN_SPEC_LINE_TOTALS 21
-#define VKSCAN_SPEC_COUNT 22
+// bool, one-pass stages (a test's seam): the first look-back misses every
+// published value (kernels/lookback_tree.glsl kMissesPublished).
+#define VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED 22
+#define VKSCAN_SPEC_COUNT 23
 
 #define VKSCAN_OPERATION_SUM 0u
 #define VKSCAN_OPERATION_PRODUCT 1u
@@ -97,7 +100,8 @@ namespace vkscan::detail {
   X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)          \
   X(VKSCAN_SPEC_STAGED_NODES, stagedNodes)            \
   X(VKSCAN_SPEC_LINE_CARRY_IN, lineCarryIn)           \
-  X(VKSCAN_SPEC_LINE_TOTALS, lineTotals)
+  X(VKSCAN_SPEC_LINE_TOTALS, lineTotals)              \
+  X(VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED, lookbackMissesPublished)
 
 struct SpecializationData {
 #define VKSCAN_SPEC_FIELD(id, field) uint32_t field;

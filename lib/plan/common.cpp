@@ -43,7 +43,8 @@ auto tied(const PipelineKey& k) {
                   k.reverse, k.wideVectors, k.partialNodes, k.fullNodes, k.lineDims, k.chunked,
                   k.laneVectors, k.scalarLanes, k.lookbackPolls, k.inPlace, k.touchAhead,
                   k.rowsPerIteration, k.nodeBarrier, k.segmentLength, k.workgroupSize,
-                  k.storageBuffers, k.texelInput, k.stagedNodes, k.lineCarryIn, k.lineTotals);
+                  k.storageBuffers, k.texelInput, k.stagedNodes, k.lineCarryIn, k.lineTotals,
+                  k.lookbackMissesPublished);
 }
 
 auto tied(const PlanLimits& l) {

@@ -159,6 +159,9 @@ struct PipelineKey {
   // Look-back stage: status reads spent waiting for a silent earlier tile
   // before reducing it in the looking invocation (Tuning::lookbackPolls).
   uint32_t lookbackPolls = 0;
+  // One-pass stages, a test's seam: the first look-back misses every
+  // published value (Tuning::lookbackMissesPublished).
+  bool lookbackMissesPublished = false;
   // Look-back stages: the output is bound to the input, so a tile orders its
   // published total before its outputs (memory barriers). Chosen at record
   // time, when the bindings are known (Operator keeps both pipelines).

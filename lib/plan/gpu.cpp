@@ -187,6 +187,7 @@ class GpuPlanner final : public Planner {
         4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
     reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
     d.pipeline.lookbackPolls = tuning_.lookbackPolls;
+    d.pipeline.lookbackMissesPublished = tuning_.lookbackMissesPublished;
     d.params.chunksPerLine = static_cast<uint32_t>(tiles);
     setAux(d, b.scratchBase);
     d.clearByteOffset = b.scratchBase;

@@ -33,6 +33,11 @@ struct Tuning {
   uint64_t chunkSmallProblem;
   // Look-back: status reads spent on a silent earlier tile before reducing it.
   uint32_t lookbackPolls;
+  // GPU planner, tests only: the one-pass kernels' first look-back takes
+  // every published value for silent, as a look whose reads all came first
+  // may, so that it reduces tiles from memory (in place, after they
+  // overwrote their inputs). Never set by tuningFor().
+  bool lookbackMissesPublished;
 
   // GPU planner: rows kernels' workgroup (256, a 4096-element tile, or 16).
   uint32_t rowsWorkgroupSize;
@@ -69,10 +74,11 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
   auto tied = [](const Tuning& t) {
     return std::tie(t.deviceClass, t.chunkWorkgroupSize, t.chunkWideWorkgroupInvocations,
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
-                    t.chunkSmallProblem, t.lookbackPolls, t.rowsWorkgroupSize, t.rowsStagedNodes,
-                    t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
-                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
-                    t.chunkNodeBarriers, t.chunkExclusivityCompiled);
+                    t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
+                    t.rowsWorkgroupSize, t.rowsStagedNodes, t.wholeLineShortfall,
+                    t.chunkLookbackMaxElements, t.cpuWorkers, t.chunkTouchAheadStrideBytes,
+                    t.chunkLaneGroups, t.chunkRealign, t.texelInput, t.chunkNodeBarriers,
+                    t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

@@ -14,6 +14,7 @@
 #include "device/device_impl.hpp"
 #include "host/device_buffer.hpp"
 #include "host/headless_device.hpp"
+#include "one_shot.hpp"
 #include "pipeline_cache.hpp"
 #include "plan/plan.hpp"
 #include "problem.hpp"
@@ -23,61 +24,6 @@
 using namespace vkscan;
 
 namespace {
-
-// A command buffer submitted once and waited for: the caller's side.
-class OneShot {
- public:
-  explicit OneShot(Device::Impl& device) : device_(device) {
-    auto pool =
-        detail::vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-    pool.queueFamilyIndex = device.queueFamilyIndex;
-    detail::check(device.vk.vkCreateCommandPool(device.device, &pool, nullptr, &pool_), "pool");
-    auto allocate = detail::vkStruct<VkCommandBufferAllocateInfo>(
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-    allocate.commandPool = pool_;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    detail::check(device.vk.vkAllocateCommandBuffers(device.device, &allocate, &commandBuffer_),
-                  "allocate");
-    auto begin =
-        detail::vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-    detail::check(device.vk.vkBeginCommandBuffer(commandBuffer_, &begin), "begin");
-  }
-  ~OneShot() { device_.vk.vkDestroyCommandPool(device_.device, pool_, nullptr); }
-
-  VkCommandBuffer commandBuffer() const { return commandBuffer_; }
-
-  // The caller's barrier between two vkscan operators that share buffers.
-  void computeToCompute() {
-    auto barrier = detail::vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    device_.vk.vkCmdPipelineBarrier(commandBuffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0,
-                                    nullptr, 0, nullptr);
-  }
-
-  void submitAndWait() {
-    auto barrier = detail::vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    device_.vk.vkCmdPipelineBarrier(commandBuffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                    VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                                    nullptr);
-    detail::check(device_.vk.vkEndCommandBuffer(commandBuffer_), "end");
-    auto submit = detail::vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commandBuffer_;
-    std::lock_guard<std::mutex> lock(device_.queueMutex);
-    detail::check(device_.vk.vkQueueSubmit(device_.queue, 1, &submit, VK_NULL_HANDLE), "submit");
-    detail::check(device_.vk.vkQueueWaitIdle(device_.queue), "wait");
-  }
-
- private:
-  Device::Impl& device_;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commandBuffer_ = VK_NULL_HANDLE;
-};
 
 std::vector<uint8_t> expectedOf(const CumulativeSummationDesc& desc,
                                 const std::vector<uint8_t>& input) {
@@ -113,7 +59,7 @@ void checkTwoOperatorsAtOffsets(Device& device) {
   std::vector<uint8_t> input = test::randomElements(DataType::Float32, bytes / 4, 5);
   std::memcpy(static_cast<uint8_t*>(buffer.mapped()) + in.offset, input.data(), bytes);
 
-  OneShot shot(impl);
+  test::OneShot shot(impl);
   a.record(shot.commandBuffer(), in, mid, scratchBinding);
   shot.computeToCompute();
   b.record(shot.commandBuffer(), mid, out, scratchBinding);
@@ -214,7 +160,7 @@ TEST_CASE("record: storage buffers for tensors that fill the range from the larg
     std::vector<uint8_t> input = test::randomElements(type, elementBytes / dataTypeSize(type), 12);
     input.resize(bytes);
     std::memcpy(static_cast<uint8_t*>(buffer.mapped()) + in.offset, input.data(), bytes);
-    OneShot shot(impl);
+    test::OneShot shot(impl);
     op.record(shot.commandBuffer(), in, out, scratchBinding);
     shot.submitAndWait();
     std::vector<uint8_t> expected = expectedOf(desc, input);
@@ -244,7 +190,7 @@ TEST_CASE("record: in place, output bound to the input's range") {
     std::vector<uint8_t> input = test::randomElements(type, bytes / dataTypeSize(type), 9);
     input.resize(bytes);
     std::memcpy(buffer.mapped(), input.data(), bytes);
-    OneShot shot(impl);
+    test::OneShot shot(impl);
     op.record(shot.commandBuffer(), buffer.binding(), buffer.binding(), scratch.binding());
     shot.submitAndWait();
     std::vector<uint8_t> expected = input;
@@ -292,7 +238,7 @@ TEST_CASE("record: an input's texel view is what CPU devices read, but in place 
       std::memcpy(shown.mapped(), viewed.data(), bytes);
       BufferBinding in = buffer.binding();
       REQUIRE(shown.texelView() != VK_NULL_HANDLE);
-      OneShot shot(impl);
+      test::OneShot shot(impl);
       recordWithInputTexels(op, shot.commandBuffer(), in, shown.texelView(),
                             inPlace ? in : out.binding(), scratch.binding());
       shot.submitAndWait();
@@ -399,7 +345,7 @@ TEST_CASE("pipeline cache: inclusive and exclusive scans share pipelines, not re
       BufferBinding outB{buffer.buffer(), 2 * bytes, bytes};
       std::vector<uint8_t> input = test::randomElements(DataType::Float32, bytes / 4, 17);
       std::memcpy(buffer.mapped(), input.data(), bytes);
-      OneShot shot(impl);
+      test::OneShot shot(impl);
       a.record(shot.commandBuffer(), in, outA, {scratch.buffer(), 0, scratchBytes});
       b.record(shot.commandBuffer(), in, outB, {scratch.buffer(), scratchBytes, scratchBytes});
       shot.submitAndWait();
