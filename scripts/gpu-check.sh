@@ -324,14 +324,12 @@ run() {
   } >>"$OUT/info.txt" 2>&1
 
   # Measurements first: a run cut short keeps them.
-  local bench_args=(--gpu-matrix --txt "$OUT/bench.txt")
+  # Both files are rewritten after every case: a bench cut short keeps them.
+  local bench_args=(--gpu-matrix --txt "$OUT/bench.txt" --csv-file "$OUT/bench.csv")
   [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && bench_args+=(--quick --device-local)
   # shellcheck disable=SC2206  # words on purpose: "--case 1d_ --case rows"
   [[ -n ${GPU_CHECK_BENCH_ARGS:-} ]] && bench_args+=($GPU_CHECK_BENCH_ARGS)
-  export BENCH_CSV=$OUT/bench.csv
-  # shellcheck disable=SC2016  # expanded by the inner shell
-  step bench 200 bash -c 'exec "$@" --csv >"$BENCH_CSV"' bench "$work/bin/vkscan-bench" \
-    "${bench_args[@]}"
+  step bench 230 "$work/bin/vkscan-bench" "${bench_args[@]}"
   if [[ ${GPU_CHECK_SKIP_TORCH:-0} == 1 ]]; then
     echo "torch,skipped,0,-" >>"$STEPS_CSV"
   else

@@ -156,18 +156,20 @@ std::vector<Case> gpuMatrix(bool quick) {
   return {
       {"1d_1m", T::Float32, {pick(1u << 20, 1u << 16)}, 0},
       {"1d_16m", T::Float32, {pick(1u << 24, 1u << 18)}, 0},
+      // In place: the look-back's publications wait for no check where it reduced nothing.
+      {"1d_16m_inplace", T::Float32, {pick(1u << 24, 1u << 18)}, 0, false, false, true},
       {"1d_256m", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
       {"1d_128m_u64", T::UInt64, {pick(1u << 27, 1u << 19)}, 0},
       {"1d_256m_f16", T::Float16, {pick(1u << 28, 1u << 20)}, 0},
       {"rows_16k", T::Float32, {side, side}, 1},
       {"columns_16k", T::Float32, {side, side}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
+      {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Rows short of their nodes (1000 in 63 nodes of 16): staged tiles with a ragged end.
       {"rows_1000", T::Float32, {pick(1u << 16, 1024), 1000}, 1},
       // Rows off vectors, staged element by element: a vocabulary's (one pass) and short ones.
       {"rows_50257", T::Float32, {pick(512, 16), 50257}, 1},
       {"rows_77", T::Float32, {pick(1u << 19, 1u << 12), 77}, 1},
-      {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       withOperation({"1d_256m_prod", T::Float32, {pick(1u << 28, 1u << 20)}, 0},
                     ScanOperation::Product),
       withOperation({"1d_256m_max", T::Float32, {pick(1u << 28, 1u << 20)}, 0},

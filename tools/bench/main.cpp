@@ -66,7 +66,7 @@ Options:
   --gpu-matrix  the GPU matrix of issue 47 instead of the default cases: 1-D FLOAT32 2^20,
                 2^24, 2^28, UINT64 2^27, FLOAT16 2^28, [16384,16384] along each axis,
                 [2^24,16] along 1, latency [1,1,3,4], and the FLOAT32 2^28 product and
-                maximum (--quick: smaller stand-ins);
+                maximum, among others (tools/bench/cases.cpp; --quick: smaller stand-ins);
                 each case also times vkCmdCopyBuffer of its bytes, the CPU scan is not
                 timed (its reference still checks every result), and --csv prints
                 the matrix's own columns
@@ -75,6 +75,10 @@ Options:
                 buffer, even where the device is no GPU (default on a discrete or
                 integrated GPU, or where device-local memory is hidden from the host)
   --txt FILE    also write the text report to FILE
+  --csv-file FILE
+                also write the CSV rows --csv prints to FILE; FILE and --txt's are
+                rewritten after every case, so that a run cut short keeps the cases
+                it finished
   --help        this text
 
 Exit status: 0 when every check passed, 1 when a result was wrong, a case failed,
@@ -96,6 +100,7 @@ struct Options {
   bool gpuMatrix = false;
   bool deviceLocal = false;
   std::string txtPath;
+  std::string csvPath;
 };
 
 struct UsageError : std::runtime_error {
@@ -104,11 +109,11 @@ struct UsageError : std::runtime_error {
 
 // A report file that cannot be written fails the options, not the end of a
 // run of minutes. Nothing is created or truncated here.
-void checkWritable(const std::string& path) {
+void checkWritable(const std::string& option, const std::string& path) {
   std::error_code ignored;
   // access() grants W_OK on a writable directory, which no ofstream can open.
   if (std::filesystem::is_directory(path, ignored)) {
-    throw UsageError("--txt " + path + ": cannot write: " + std::strerror(EISDIR));
+    throw UsageError(option + " " + path + ": cannot write: " + std::strerror(EISDIR));
   }
   if (::access(path.c_str(), W_OK) == 0) return;
   int error = errno;
@@ -117,7 +122,7 @@ void checkWritable(const std::string& path) {
     if (::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0) return;
     error = errno;
   }
-  throw UsageError("--txt " + path + ": cannot write: " + std::strerror(error));
+  throw UsageError(option + " " + path + ": cannot write: " + std::strerror(error));
 }
 
 // The library names its own field; the user typed --device.
@@ -162,7 +167,10 @@ Options parseOptions(int argc, char** argv) {
       options.device = int(number(value(i), "--device"));
     } else if (arg == "--txt") {
       options.txtPath = value(i);
-      checkWritable(options.txtPath);
+      checkWritable(arg, options.txtPath);
+    } else if (arg == "--csv-file") {
+      options.csvPath = value(i);
+      checkWritable(arg, options.csvPath);
     } else if (arg == "--addresses") {
       options.addresses = true;
     } else if (arg == "--int64-free") {
@@ -897,6 +905,37 @@ std::unique_ptr<Device> wrapWithoutInt64(const Device& device) {
   return std::make_unique<Device>(external);
 }
 
+std::string csvOf(const Options& options, const Report& report) {
+  return options.gpuMatrix ? formatMatrixCsv(report) : formatCsv(report);
+}
+
+// Writes `contents` to `path` through a file renamed over it, so that a run
+// killed meanwhile leaves the previous contents or these, never a part.
+bool replaceFile(const std::string& path, const std::string& contents) {
+  const std::string partial = path + ".partial";
+  std::ofstream file(partial);
+  file << contents;
+  file.close();
+  std::error_code renamed;
+  if (file) std::filesystem::rename(partial, path, renamed);
+  if (!file || renamed) {
+    progress("cannot write %s: %s", path.c_str(),
+             file ? renamed.message().c_str() : std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// --txt and --csv-file as the cases so far make them.
+bool writeReportFiles(const Options& options, const Report& report) {
+  bool written = true;
+  if (!options.txtPath.empty()) written = replaceFile(options.txtPath, formatText(report));
+  if (!options.csvPath.empty()) {
+    written = replaceFile(options.csvPath, csvOf(options, report)) && written;
+  }
+  return written;
+}
+
 int run(const Options& options) {
   const std::vector<Case> matrix =
       options.gpuMatrix ? gpuMatrix(options.quick) : caseMatrix(options.quick);
@@ -1014,6 +1053,7 @@ int run(const Options& options) {
       for (const std::string& f : result.failures) progress("  FAIL: %s", f.c_str());
       if (!result.failures.empty()) ++failures;
       report.cases.push_back(result);
+      writeReportFiles(options, report);
     }
     // The wrapped device reports through `device`, whose instance it shares.
     messages += validationMessageCount(device);
@@ -1022,21 +1062,12 @@ int run(const Options& options) {
   report.settings += " At the end: " + loadAverage() + ".";
   std::string text = formatText(report);
   if (options.csv) {
-    std::fputs((options.gpuMatrix ? formatMatrixCsv(report) : formatCsv(report)).c_str(), stdout);
+    std::fputs(csvOf(options, report).c_str(), stdout);
     std::fputs(text.c_str(), stderr);
   } else {
     std::fputs(text.c_str(), stdout);
   }
-  bool written = true;
-  if (!options.txtPath.empty()) {
-    std::ofstream file(options.txtPath);
-    file << text;
-    file.close();
-    if (!file) {
-      progress("cannot write %s: %s", options.txtPath.c_str(), std::strerror(errno));
-      written = false;
-    }
-  }
+  bool written = writeReportFiles(options, report);
   if (failures > 0) progress("%d case%s FAILED", failures, failures == 1 ? "" : "s");
   if (options.validation) {
     progress("validation: %llu message%s", static_cast<unsigned long long>(messages),

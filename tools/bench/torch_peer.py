@@ -10,7 +10,7 @@ the standard library; scripts/gpu-check.sh runs it on the GPU machine.
 
 UINT64 runs as int64: CUDA cumsum has no uint64 kernel in the torch releases
 we know, and two's-complement wrapping sums give the same bits either way.
-The product and maximum cases time torch.cumprod and torch.cummax (which
+The in-place case times x.cumsum_(dim) on an input restored before each run. The product and maximum cases time torch.cumprod and torch.cummax (which
 also writes int64 indices: PyTorch has no values-only form) in the same
 columns as cumsum; the carried cases (torch has no carry-in) cumsum, a copy
 of each line's last sum as its total, and the carry-in added, as a user
@@ -26,16 +26,17 @@ import sys
 CASES = [
     ("1d_1m", "float32", [1 << 20], 0),
     ("1d_16m", "float32", [1 << 24], 0),
+    ("1d_16m_inplace", "float32", [1 << 24], 0),
     ("1d_256m", "float32", [1 << 28], 0),
     ("1d_128m_u64", "int64", [1 << 27], 0),
     ("1d_256m_f16", "float16", [1 << 28], 0),
     ("rows_16k", "float32", [16384, 16384], 1),
     ("columns_16k", "float32", [16384, 16384], 0),
     ("short_rows_16m", "float32", [1 << 24, 16], 1),
+    ("latency", "float32", [1, 1, 3, 4], 3),
     ("rows_1000", "float32", [1 << 16, 1000], 1),
     ("rows_50257", "float32", [512, 50257], 1),
     ("rows_77", "float32", [1 << 19, 77], 1),
-    ("latency", "float32", [1, 1, 3, 4], 3),
     ("1d_256m_prod", "float32", [1 << 28], 0),
     ("1d_256m_max", "float32", [1 << 28], 0),
     ("1d_256m_carried", "float32", [1 << 28], 0),
@@ -58,7 +59,10 @@ def random_tensor(torch, dtype, sizes, device, generator):
         2).sub_(1).to(dtype)
 
 
-def run_us(torch, fn):
+def run_us(torch, fn, prepare=None):
+    # `prepare` runs before the timed span: the in-place case's input restored.
+    if prepare is not None:
+        prepare()
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
     start.record()
@@ -68,15 +72,17 @@ def run_us(torch, fn):
     return start.elapsed_time(end) * 1e3  # ms -> us
 
 
-def median_us(torch, fn, warmup, repeat, budget_s):
+def median_us(torch, fn, warmup, repeat, budget_s, prepare=None):
     for _ in range(warmup):
+        if prepare is not None:
+            prepare()
         fn()
     torch.cuda.synchronize()
     # Slow peers (cummax of 2^28 takes most of a second) get fewer runs, so
     # that every case fits the ready check's step.
-    once_s = max(run_us(torch, fn) * 1e-6, 1e-9)
+    once_s = max(run_us(torch, fn, prepare) * 1e-6, 1e-9)
     repeat = max(3, min(repeat, int(budget_s / once_s)))
-    times = [run_us(torch, fn) for _ in range(repeat)]
+    times = [run_us(torch, fn, prepare) for _ in range(repeat)]
     return statistics.median(times), repeat
 
 
@@ -107,6 +113,7 @@ def main():
         dtype = getattr(torch, dtype_name)
         x = random_tensor(torch, dtype, sizes, device, generator)
         y = torch.empty_like(x)
+        prepare = None
         # Latency: many more runs, as vkscan-bench takes 10 x for its latency case.
         repeat = args.repeat * (10 if case == "latency" else 1)
         if case.endswith("_prod"):
@@ -131,9 +138,14 @@ def main():
                 torch.cumsum(x, axis, out=y)
                 totals.copy_(y.narrow(axis, last, 1))
                 y.add_(carry)
+        elif case.endswith("_inplace"):
+            # Each run scans the same input, restored untimed, as vkscan-bench does.
+            pristine = x.clone()
+            prepare = lambda: x.copy_(pristine)
+            scan = lambda: x.cumsum_(axis)
         else:
             scan = lambda: torch.cumsum(x, axis, out=y)
-        scan_us, repeat = median_us(torch, scan, args.warmup, repeat, args.budget)
+        scan_us, repeat = median_us(torch, scan, args.warmup, repeat, args.budget, prepare)
         copy_us, _ = median_us(torch, lambda: y.copy_(x), args.warmup, repeat, args.budget)
         moved = 2 * x.numel() * x.element_size()
         rows.append({
