@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
 #include <vkscan/plans.hpp>
@@ -16,6 +15,7 @@
 #include "descriptors.hpp"
 #include "device/device_impl.hpp"
 #include "host/device_buffer.hpp"
+#include "one_shot.hpp"
 #include "operator/operator_impl.hpp"
 #include "problem.hpp"
 #include "recording.hpp"
@@ -321,33 +321,9 @@ void submitPlan(Device::Impl& impl, const detail::Plan& plan,
                 const std::vector<VkPipeline>& pipelines,
                 const detail::ResolvedBindings& bindings) {
   if (plan.dispatches.empty()) return;
-  VkCommandPool pool = VK_NULL_HANDLE;
-  auto poolInfo =
-      detail::vkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-  poolInfo.queueFamilyIndex = impl.queueFamilyIndex;
-  detail::check(impl.vk.vkCreateCommandPool(impl.device, &poolInfo, nullptr, &pool), "pool");
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  auto allocate =
-      detail::vkStruct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-  allocate.commandPool = pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  detail::check(impl.vk.vkAllocateCommandBuffers(impl.device, &allocate, &commands), "allocate");
-  auto begin =
-      detail::vkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  detail::check(impl.vk.vkBeginCommandBuffer(commands, &begin), "begin");
-  detail::recordPlan(impl.vk, commands, impl.pipelineLayout, plan, pipelines, bindings);
-  detail::barrierComputeToHost(impl.vk, commands);
-  detail::check(impl.vk.vkEndCommandBuffer(commands), "end");
-  auto submit = detail::vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &commands;
-  {
-    std::lock_guard<std::mutex> lock(impl.queueMutex);
-    detail::check(impl.vk.vkQueueSubmit(impl.queue, 1, &submit, VK_NULL_HANDLE), "submit");
-    detail::check(impl.vk.vkQueueWaitIdle(impl.queue), "wait");
-  }
-  impl.vk.vkDestroyCommandPool(impl.device, pool, nullptr);
+  test::OneShot shot(impl);
+  detail::recordPlan(impl.vk, shot.commandBuffer(), impl.pipelineLayout, plan, pipelines, bindings);
+  shot.submitAndWait();
 }
 
 Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t sentinel,
