@@ -9,7 +9,7 @@
 #   1. release build: the lib suite and the reliability tests under the
 #      Khronos validation layer (VKSCAN_REQUIRE_VALIDATION=1: a missing layer
 #      fails), fault injection, timeouts, missing features, determinism,
-#      large tensors, and the portability runs (subgroup size 4, one thread)
+#      large tensors, and the portability runs (subgroup sizes 4 and 16, one thread)
 #   2. ASan + UBSan build (gcc): the lib suite and the reliability tests, but
 #      twenty-three suites that compare kernels on many shapes or repeat runs, on
 #      two test profiles of eight, and 60 randomized cases of 300
