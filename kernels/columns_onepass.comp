@@ -1,11 +1,16 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// Columns, one pass (GPUs): lines along a strided axis whose innermost line
-// dimension is contiguous, VEC_N neighbouring lines (a lane) in each vector.
-// A workgroup of 256 scans a tile of 16 lanes by 256 elements along the axis
-// (a level-2 node of each of its lines): invocation (node n, lane l) loads
-// elements 16n .. 16n+15 of its lane, so the 16 lanes of a node read 16
-// neighbouring vectors at each step along the axis. The level-1 chains (16
+// Columns, one pass (GPUs): lines along a strided axis, VEC_N lines (a lane)
+// per invocation. A workgroup of 256 scans a tile of 16 lanes by 256
+// elements along the axis (a level-2 node of each of its lines): invocation
+// (node n, lane l) loads elements 16n .. 16n+15 of its lane. Where the
+// innermost line dimension is contiguous and on vectors, a lane is VEC_N
+// neighbouring lines in one vector, so the 16 lanes of a node read 16
+// neighbouring vectors at each step along the axis; elsewhere (kScalarLanes:
+// an inner extent off the vector, unaligned rows, no contiguous line
+// dimension) element c of lane l is the group's line 16c + l, loaded alone,
+// so that 16 lanes still read 16 neighbouring lines where those are
+// contiguous. The level-1 chains (16
 // nodes of a lane) run in shared memory; each line's carry comes from the
 // look-back of lookback_tree.glsl, one looking invocation per line, tiles
 // in the order of an atomic counter, lane groups fastest (a tile's
@@ -24,6 +29,12 @@
 #define LANES 16u
 #define TILE_ELEMENTS 256u
 #define LOOKERS (16 * VEC_N)
+
+// Lanes of lines loaded element by element (PipelineKey::scalarLanes).
+layout(constant_id = VKSCAN_SPEC_SCALAR_LANES) const bool kScalarLanes = false;
+
+// The group's line (0 to LOOKERS - 1) that element c of lane `lane` holds.
+uint laneLine(uint lane, uint c) { return kScalarLanes ? c * LANES + lane : lane * uint(VEC_N) + c; }
 
 // A line's tile from memory, in the canonical order: 16 nodes of 16.
 ACC_T tileSumFromMemory(uint line, uint tile) {
@@ -66,8 +77,7 @@ void main() {
     sTile = atomicAdd(wordRef(counterWord()).v, 1u) - kUnpublished;
   }
   barrier();
-  uint lanes = p.lineCount / uint(VEC_N);
-  uint groups = (lanes + LANES - 1u) / LANES;
+  uint groups = (p.lineCount + uint(LOOKERS) - 1u) / uint(LOOKERS);
   uint slot = sTile;
   // Workgroups beyond the tiles (the grid's padding) have nothing to do.
   if (slot >= groups * p.chunksPerLine) return;
@@ -76,17 +86,34 @@ void main() {
 
   uint lane = t % LANES;
   uint node = t / LANES;
-  bool valid = group * LANES + lane < lanes;
-  OFFSET_T inLine = 0;
-  OFFSET_T outLine = 0;
-  if (valid) lineOffsets((group * LANES + lane) * uint(VEC_N), inLine, outLine);
+  uint firstLine = group * uint(LOOKERS);
+  // Where and whether each line of the lane is (a vector lane's lines are
+  // all there or none: the host plans whole vectors of lines).
+  OFFSET_T inLine[VEC_N];
+  OFFSET_T outLine[VEC_N];
+  bool lineThere[VEC_N];
+  [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+    uint line = firstLine + laneLine(lane, uint(c));
+    lineThere[c] = line < p.lineCount;
+    inLine[c] = 0;
+    outLine[c] = 0;
+    if (lineThere[c] && (kScalarLanes || c == 0)) lineOffsets(line, inLine[c], outLine[c]);
+  }
+  bool valid = lineThere[0];
   uint k0 = tile * TILE_ELEMENTS + 16u * node;
   ACC_VEC_T inclusive[NODE];
   precise ACC_VEC_T s = identityVec();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
     uint k = k0 + uint(j);
+    OFFSET_T step = OFFSET_T(k) * toOffset(p.inAxisStride);
     ACC_VEC_T v = identityVec();
-    if (valid && k < p.axisLen) v = loadInVec(inLine + OFFSET_T(k) * toOffset(p.inAxisStride));
+    if (kScalarLanes) {
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+        if (lineThere[c] && k < p.axisLen) setVecElement(v, c, loadIn(inLine[c] + step));
+      }
+    } else if (valid && k < p.axisLen) {
+      v = loadInVec(inLine[0] + step);
+    }
     s = combine(s, v);
     inclusive[j] = s;
   }
@@ -104,11 +131,11 @@ void main() {
   }
   barrier();
 
-  // One looking invocation per line of the tile.
-  uint lookLane = t / uint(VEC_N);
-  int lookElement = int(t % uint(VEC_N));
-  uint lookLine = (group * LANES + lookLane) * uint(VEC_N) + uint(lookElement);
-  bool looking = t < uint(LOOKERS) && group * LANES + lookLane < lanes;
+  // One looking invocation per line of the tile: t is the group's line.
+  uint lookLane = kScalarLanes ? t % LANES : t / uint(VEC_N);
+  int lookElement = int(kScalarLanes ? t / LANES : t % uint(VEC_N));
+  uint lookLine = firstLine + t;
+  bool looking = t < uint(LOOKERS) && lookLine < p.lineCount;
   gLooker = t < uint(LOOKERS) ? t : 0u;
   ACC_T tileValue = identity();
   ACC_T root = identity();
@@ -143,7 +170,7 @@ void main() {
 
   if (!valid) return;
   ACC_VEC_T carry = identityVec();
-  [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(carry, c, sCarry[lane * uint(VEC_N) + uint(c)]);
+  [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(carry, c, sCarry[laneLine(lane, uint(c))]);
   precise ACC_VEC_T x = combine(carry, sNodeBefore[t]);
   bool exclusive = exclusiveScan();
   [[unroll]] for (int j = 0; j < NODE; ++j) {
@@ -153,6 +180,13 @@ void main() {
         exclusive ? (j == 0 ? identityVec() : inclusive[j - 1]) : inclusive[j];
     ACC_VEC_T result = combine(x, partial);
     if (exclusive && k == 0u && firstIsPositiveZero()) result = splatAcc(exclusiveFirst());
-    storeOutVec(outLine + OFFSET_T(k) * toOffset(p.outAxisStride), result);
+    OFFSET_T step = OFFSET_T(k) * toOffset(p.outAxisStride);
+    if (kScalarLanes) {
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+        if (lineThere[c]) storeOut(outLine[c] + step, vecElement(result, c));
+      }
+    } else {
+      storeOutVec(outLine[0] + step, result);
+    }
   }
 }

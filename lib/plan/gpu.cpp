@@ -33,6 +33,10 @@ constexpr uint64_t kRowsSharedBytes = 4096;
 constexpr uint32_t kColumnsWorkgroup = 256;
 constexpr uint64_t kColumnsLanes = 16;
 constexpr uint64_t kColumnsTile = 256;
+// Lanes built element by element take at least this many lines, so that a
+// workgroup scans a rows tile's worth of elements (4096); fewer lines keep
+// the chunk walks.
+constexpr uint64_t kColumnsScalarLines = kColumnsLanes;
 
 // Whether consecutive lines lie back to back in input and output (line i
 // at i * axisLen elements from line 0), so that a staged segment of the rows
@@ -195,65 +199,88 @@ class GpuPlanner final : public Planner {
     d.clearWord = kLookbackUnpublished;
   }
 
-  // Whole vectors of lines along a strided axis, a tile of 16 vectors by 256
-  // elements per workgroup (kernels/columns_onepass.comp), for lines of
-  // several tiles: a line of one needs no look-back, which the chunk walks
-  // spare.
-  bool columnsInOnePass(const Problem& p, const Bindings& b) const {
+  // Whether a strided axis's lines lie in vectors, VEC_N neighbouring lines
+  // to a vector (the columns kernel's vector lanes).
+  static bool linesOnVectors(const Problem& p, const Bindings& b) {
     uint64_t vector = static_cast<uint64_t>(vectorElements(p.type));
+    return linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
+  }
+
+  // A tile of 16 lanes of lines by 256 elements per workgroup
+  // (kernels/columns_onepass.comp), for lines of several tiles: a line of
+  // one needs no look-back, which the chunk walks spare. Lanes are vectors
+  // of lines where those lie in vectors, else built element by element.
+  bool columnsInOnePass(const Problem& p, const Bindings& b) const {
     return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kColumnsTile &&
-           linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
+           (linesOnVectors(p, b) || p.lineCount() >= kColumnsScalarLines);
   }
 
   void planColumnsOnePass(const Problem& p, const Bindings& b,
                           const LineCarries* carries = nullptr) {
-    uint64_t lanes = p.lineCount() / static_cast<uint64_t>(vectorElements(p.type));
+    uint64_t lanes = ceilDiv(p.lineCount(), static_cast<uint64_t>(vectorElements(p.type)));
     uint64_t tiles = ceilDiv(p.axisLen, kColumnsTile);
     Dispatch d = makeDispatch(Stage::ColumnsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
     d.pipeline.workgroupSize = kColumnsWorkgroup;
+    d.pipeline.scalarLanes = !linesOnVectors(p, b);
     d.params.shape = 2;
     setLookbackTree(d, p, b, tiles);
     setLineCarries(d, p, carries);
     emit(d, ceilDiv(lanes, kColumnsLanes) * tiles);
   }
 
-  // Strided lines take the columns one pass where they can and are too few
-  // to be walked whole, in a problem that is not small.
-  bool columnsPlanned(const Problem& p, const Bindings& b) const {
-    if (!columnsInOnePass(p, b)) return false;
-    uint64_t invocationsPerChunk = p.lineCount() / interleavedLines(p.type, p.lines[0].size);
-    bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
-                      p.axisLen <= (uint64_t{1} << (4 * kMaxChunkLevels));
-    bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
-    return !wholeLines && !small;
+  // How the chunk walks would take a strided axis: lines interleaved in
+  // vectors where the innermost line dimension is contiguous, else a line
+  // per invocation; whole lines where there are enough of them to fill the
+  // device; a small problem.
+  struct ChunkShape {
+    bool interleaved = false;
+    uint64_t lanes = 1;
+    uint64_t invocationsPerChunk = 0;
+    bool wholeLines = false;
+    bool small = false;
+  };
+
+  ChunkShape chunkShape(const Problem& p, const Bindings& b) const {
+    ChunkShape shape;
+    shape.interleaved = linesInterleavable(p, b.inOffset, b.outOffset);
+    shape.lanes = shape.interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
+    shape.invocationsPerChunk = p.lineCount() / shape.lanes;
+    uint32_t wholeLevels = shape.interleaved ? kMaxChunkLevels : kMaxPlainWholeLineLevels;
+    shape.wholeLines = shape.invocationsPerChunk >= tuning_.wholeLineInvocations &&
+                       p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
+    shape.small = shape.invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
+    return shape;
   }
 
-  // Lines interleaved in vectors where the innermost line dimension is
-  // contiguous, else a line per invocation. Lines are walked whole where
-  // there are enough of them to fill the device; otherwise the largest chunk
-  // (up to a level-3 node) that still gives chunkTargetInvocations.
+  // Strided lines take the columns one pass where they are too few to be
+  // walked whole, in a problem that is not small.
+  bool columnsPlanned(const Problem& p, const Bindings& b) const {
+    if (!columnsInOnePass(p, b)) return false;
+    ChunkShape shape = chunkShape(p, b);
+    return !shape.wholeLines && !shape.small;
+  }
+
+  // Chunk walks: lines walked whole, or else the largest chunk (up to a
+  // level-3 node) that still gives chunkTargetInvocations.
   void planChunks(const Problem& p, const Bindings& b) {
-    ChunkWalk walk;
-    walk.interleaved = linesInterleavable(p, b.inOffset, b.outOffset);
-    walk.lanes = walk.interleaved ? interleavedLines(p.type, p.lines[0].size) : 1;
-    uint64_t invocationsPerChunk = p.lineCount() / walk.lanes;
-    uint32_t wholeLevels = walk.interleaved ? kMaxChunkLevels : kMaxPlainWholeLineLevels;
-    bool wholeLines = invocationsPerChunk >= tuning_.wholeLineInvocations &&
-                      p.axisLen <= (uint64_t{1} << (4 * wholeLevels));
-    bool small = invocationsPerChunk * p.axisLen <= tuning_.chunkSmallProblem;
     if (columnsPlanned(p, b)) {
       planColumnsOnePass(p, b);
       return;
     }
-    if (wholeLines || (p.axisLen <= (uint64_t{1} << 12) && small)) {
+    ChunkShape shape = chunkShape(p, b);
+    ChunkWalk walk;
+    walk.interleaved = shape.interleaved;
+    walk.lanes = shape.lanes;
+    if (shape.wholeLines || (p.axisLen <= (uint64_t{1} << 12) && shape.small)) {
       walk.levels = levelsFor(p.axisLen);
     } else {
-      walk.levels = chunkLevelsFor(invocationsPerChunk, p.axisLen, tuning_.chunkTargetInvocations);
+      walk.levels =
+          chunkLevelsFor(shape.invocationsPerChunk, p.axisLen, tuning_.chunkTargetInvocations);
     }
     uint64_t chunks = ceilDiv(p.axisLen, uint64_t{1} << (4 * walk.levels));
     // Few lines walked whole run in workgroups of a subgroup, spread over more of the device.
-    bool spread = wholeLines && !walk.interleaved;
-    walk.workgroupSize = chunkWorkgroup(invocationsPerChunk * chunks, spread);
+    bool spread = shape.wholeLines && !walk.interleaved;
+    walk.workgroupSize = chunkWorkgroup(shape.invocationsPerChunk * chunks, spread);
     walkChunks(p, b, walk);
   }
 };

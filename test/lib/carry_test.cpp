@@ -395,6 +395,8 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
       {DataType::Float32, ScanOperation::Sum, {20000, 4}, 0},
       {DataType::Int64, ScanOperation::Maximum, {17000, 6}, 0},
       {DataType::Float16, ScanOperation::Sum, {20000, 16}, 0},
+      {DataType::Float32, ScanOperation::Sum, {3000, 19}, 0},
+      {DataType::UInt64, ScanOperation::Minimum, {5000, 17}, 0},
   };
   uint32_t k = 0;
   for (test::Profile profile :

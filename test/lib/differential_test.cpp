@@ -458,6 +458,52 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
   }
 }
 
+// Issue 47: strided axes whose lines are off vectors (an inner extent that
+// is no multiple of a vector, rows an odd number of elements apart, lines
+// with no contiguous dimension) take the columns one pass, its lanes built
+// element by element (PipelineKey::scalarLanes), where at least 16 lines
+// would otherwise take three chunk passes: one group and a lane of one line,
+// several groups, lines across two dimensions, and 18 tiles (two levels of
+// look-back). Two modes of each type (every mode of FLOAT32), the types
+// spread over the profiles whose workgroups hold 256 invocations
+// (takesType(): the emulated profile takes the 2-byte floats, on packed
+// halves, and UINT64, on pairs of words).
+TEST_CASE("columns one pass: lanes built element by element off vectors") {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> strides;  // empty: packed
+  };
+  const Shape shapes[] = {
+      {{1000, 17}, 0, {}},      {{300, 70}, 0, {71, 1}}, {{20, 400, 3}, 1, {1280, 3, 1}},
+      {{1000, 20}, 0, {41, 2}}, {{4400, 19}, 0, {}},
+  };
+  uint64_t seed = 600;
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::GpuTuning, test::Profile::EmulatedGpuTuning});
+  for (test::Profile profile : profiles) {
+    Device& device = test::testDevice(profile);
+    const Device::Impl& impl = Device::Access::impl(device);
+    CAPTURE(std::string(test::profileName(profile)));
+    for (DataType type : kTypes) {
+      if (!device.supports(type) || !takesType(profiles, profile, type, 0)) continue;
+      for (const Shape& shape : shapes) {
+        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
+        if (!shape.strides.empty()) {
+          desc.input.strides = shape.strides;
+          desc.output.strides = shape.strides;
+        }
+        CAPTURE(shape.sizes);
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
+        CHECK(plan.dispatches[0].pipeline.scalarLanes);
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 // Regression: with 32-invocation workgroups (4 subgroups) lavapipe left the
 // outputs of later subgroups unwritten (it runs memoryBarrierBuffer() as a
 // workgroup execution barrier, which the subgroups reached different numbers

@@ -231,12 +231,21 @@ class Checker {
     }
   }
 
-  // kernels/columns_onepass.comp: 16 vectors of lines by 256 elements a
-  // workgroup, lines in whole vectors of the contiguous inner dimension.
+  // kernels/columns_onepass.comp: 16 lanes of lines by 256 elements a
+  // workgroup, lines in whole vectors of the contiguous inner dimension, or
+  // lanes built element by element from at least 16 lines of any layout.
   void checkColumns(const Dispatch& d, uint64_t groups) {
     const ScanParams& p = d.params;
     uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
     expect(d.pipeline.workgroupSize == 256, "columns workgroup of 256");
+    uint64_t lanes = (p.lineCount + vector - 1) / vector;
+    expect(groups >= (lanes + 15) / 16 * p.chunksPerLine, "every column tile has a workgroup");
+    expect(uint64_t{p.chunksPerLine} * 256 >= p.axisLen, "the tiles cover the line");
+    expect((uint64_t{p.chunksPerLine} - 1) * 256 < p.axisLen, "no empty tile");
+    if (d.pipeline.scalarLanes) {
+      expect(p.lineCount >= 16, "columns in scalar lanes: at least 16 lines");
+      return;
+    }
     expect(p.lineSize[0] % vector == 0, "columns in whole vectors");
     expect(p.inLineStride[0] == 1 && p.outLineStride[0] == 1, "columns contiguous inside");
     // Each lane's vector, at every step along the axis, on whole vectors.
@@ -251,10 +260,6 @@ class Checker {
     expect(aligned(p.inAxisStride, d.inByteOffset, p.inLineStride), "columns: input on vectors");
     expect(aligned(p.outAxisStride, d.outByteOffset, p.outLineStride),
            "columns: output on vectors");
-    uint64_t lanes = p.lineCount / vector;
-    expect(groups >= (lanes + 15) / 16 * p.chunksPerLine, "every column tile has a workgroup");
-    expect(uint64_t{p.chunksPerLine} * 256 >= p.axisLen, "the tiles cover the line");
-    expect((uint64_t{p.chunksPerLine} - 1) * 256 < p.axisLen, "no empty tile");
   }
 
   void checkChunks(const Dispatch& d, uint64_t groups) {
@@ -523,8 +528,8 @@ class Checker {
       expect(!d.pipeline.reverse,
              "reverse only with vector nodes, realigned nodes, staged nodes or row units");
     }
-    if (d.pipeline.scalarLanes) {
-      expect(isInterleaved(stage), "scalar lanes only in interleaved walks");
+    if (d.pipeline.scalarLanes && stage != Stage::ColumnsOnePass) {
+      expect(isInterleaved(stage), "scalar lanes only in interleaved walks and columns");
       expect(d.pipeline.laneVectors == 4, "scalar lanes: four vectors of lines");
       expect(!d.pipeline.wideVectors, "scalar lanes: no units");
     } else if (isInterleaved(stage)) {

@@ -134,6 +134,13 @@ TEST_CASE("traffic: strided columns on GPUs in one pass read and write the tenso
       planFor(test::packedDesc(DataType::Float32, {16384, 16384}, 0, false), "nvidia");
   CHECK(kernelsOf(big) == std::vector<std::string>{"columns_onepass"});
   CHECK(big.trafficRatio <= 1.05);
+  // Lines off vectors (16383 columns) in one pass too, lanes built element
+  // by element: the same bytes per line.
+  const PlanReport odd =
+      planFor(test::packedDesc(DataType::Float32, {16384, 16383}, 0, false), "nvidia");
+  CHECK(kernelsOf(odd) == std::vector<std::string>{"columns_onepass"});
+  CHECK(odd.trafficRatio <= 1.05);
+  checkSums(odd);
 }
 
 TEST_CASE("traffic: look-back reads each tile twice and fills its status words") {
@@ -435,12 +442,15 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       scanDesc(test::packedDesc(DataType::Float16, {20000, 12}, 0, true)),
       scanDesc(test::packedDesc(DataType::BFloat16, {7, 3001}, 1, false)),
       scanDesc(test::packedDesc(DataType::UInt64, {100, 33}, 1, false)),
+      // Columns off vectors: on GPU plans, lanes built element by element.
+      scanDesc(test::packedDesc(DataType::Float32, {4096, 19}, 0, false)),
       // Carried: the copy passes, and the one-pass kernels' line carries on
       // GPU plans (a long row, rows of a workgroup, few long columns).
       carried(test::packedDesc(DataType::Float32, {1u << 18}, 0, false), true, true),
       carried(test::packedDesc(DataType::Float32, {3, 50000}, 1, false), true, true),
       carried(test::packedDesc(DataType::Float32, {40, 200}, 1, false), true, false),
       carried(test::packedDesc(DataType::Float32, {20000, 4}, 0, false), true, true),
+      carried(test::packedDesc(DataType::Float32, {3000, 19}, 0, false), true, true),
       carried(test::packedDesc(DataType::Float16, {20000, 12}, 0, true), false, true),
       carried(test::packedDesc(DataType::UInt64, {100, 33}, 1, false), true, false),
   };

@@ -163,6 +163,8 @@ std::vector<Case> gpuMatrix(bool quick) {
       {"1d_256m_f16", T::Float16, {pick(1u << 28, 1u << 20)}, 0},
       {"rows_16k", T::Float32, {side, side}, 1},
       {"columns_16k", T::Float32, {side, side}, 0},
+      // Columns off vectors: one pass, lanes built element by element.
+      {"columns_16k_odd", T::Float32, {side, side - 1}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Rows short of their nodes (1000 in 63 nodes of 16): staged tiles with a ragged end.
