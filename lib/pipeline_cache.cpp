@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 #include "kernel_binaries.hpp"
+#include "pipeline_statistics.hpp"
 #include "spec_constants.h"
 
 namespace vkscan::detail {
@@ -44,6 +46,16 @@ PipelineCache::PipelineCache(const VolkDeviceTable& vk, VkDevice device, VkPipel
 
 PipelineCache::~PipelineCache() {
   for (auto& [key, pipeline] : pipelines_) vk_.vkDestroyPipeline(device_, pipeline, nullptr);
+}
+
+void PipelineCache::captureStatistics() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  captureStatistics_ = true;
+}
+
+std::vector<std::string> PipelineCache::statistics() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return statistics_;
 }
 
 size_t PipelineCache::size() const {
@@ -111,6 +123,7 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
       if (requiresFullSubgroups(missing[i], caps_)) {
         infos[i].stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
       }
+      if (captureStatistics_) infos[i].flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     }
     VkResult status =
         vk_.vkCreateComputePipelines(device_, cache_, static_cast<uint32_t>(infos.size()),
@@ -128,6 +141,15 @@ std::vector<VkPipeline> PipelineCache::get(const std::vector<Dispatch>& dispatch
   }
   releaseModules();
   for (size_t i = 0; i < missing.size(); ++i) pipelines_[missing[i]] = created[i];
+  if (captureStatistics_) {
+    for (size_t i = 0; i < missing.size(); ++i) {
+      for (const std::string& line :
+           queryStatistics(vk_, device_, created[i], pipelineName(missing[i]))) {
+        std::fprintf(stderr, "%s\n", line.c_str());
+        statistics_.push_back(line);
+      }
+    }
+  }
   for (size_t i = 0; i < dispatches.size(); ++i) {
     if (result[i] == VK_NULL_HANDLE) result[i] = pipelines_.at(keyOf(dispatches[i]));
   }

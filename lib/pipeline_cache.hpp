@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 #include <vkscan/host.hpp>
@@ -51,6 +52,13 @@ class PipelineCache {
   // How many of them require full subgroups.
   size_t fullSubgroupPipelines() const;
 
+  // From now on, pipelines are created capturing the driver's statistics,
+  // which are written to stderr and kept (pipeline_statistics.hpp). Only on
+  // a device with pipelineExecutableInfo enabled.
+  void captureStatistics();
+  // The statistics lines written so far.
+  std::vector<std::string> statistics() const;
+
  private:
   const VolkDeviceTable& vk_;
   VkDevice device_;
@@ -58,6 +66,8 @@ class PipelineCache {
   VkPipelineLayout layout_;
   KernelVariant variant_;
   DeviceCapabilities caps_;
+  bool captureStatistics_ = false;
+  std::vector<std::string> statistics_;
   mutable std::mutex mutex_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };

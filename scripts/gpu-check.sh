@@ -280,6 +280,11 @@ if bench:
             lines.append(f"  {case:15s} {bus:11.1f} {tcol} {ratio} {b['check']}")
 else:
     lines.append("no bench.csv: see bench.log for the cases that finished")
+stats_log = os.path.join(out, "stats.log")
+if os.path.exists(stats_log):
+    stats = [l.strip() for l in open(stats_log, errors="replace") if l.startswith("vkscan: pipeline ")]
+    lines.append(f"pipeline statistics (stats.log): {len(stats)} lines; the one-pass kernels':")
+    lines += ["  " + l[len("vkscan: pipeline "):] for l in stats if "_onepass" in l][:8]
 text = "\n".join(lines) + "\n"
 open(os.path.join(out, "summary.txt"), "w").write(text)
 print(text, end="")
@@ -349,6 +354,11 @@ run() {
       bash -c 'exec "$@" --csv >"$BASELINE_CSV"' bench "$work/baseline/bin/vkscan-bench" \
       --gpu-matrix --txt "$OUT/bench-baseline.txt" "${cases[@]}"
   fi
+  # The driver's statistics of the matrix's pipelines (registers, spills,
+  # shared memory, as it names them), where it has
+  # VK_KHR_pipeline_executable_properties: a line each in stats.log.
+  step stats 30 env VKSCAN_PIPELINE_STATISTICS=1 "$work/bin/vkscan-bench" --gpu-matrix --quick \
+    --device-local
   run_tests "$work"
   rm -rf "$work"
   summarize

@@ -10,6 +10,7 @@
 
 #include "device/device_impl.hpp"
 #include "host/device_selection.hpp"
+#include "pipeline_statistics.hpp"
 
 namespace vkscan {
 namespace detail {
@@ -128,8 +129,23 @@ VkInstance createInstance(bool validation, Device::Impl& impl) {
   return instance;
 }
 
+// Whether the device can capture its pipelines' statistics
+// (VK_KHR_pipeline_executable_properties with pipelineExecutableInfo).
+bool hasPipelineStatistics(VkPhysicalDevice physical) {
+  if (!hasDeviceExtension(physical, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    return false;
+  }
+  auto executable = vkStruct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  auto features = vkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                                      &executable);
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  return executable.pipelineExecutableInfo == VK_TRUE;
+}
+
+// `statistics`: enables pipelineExecutableInfo (hasPipelineStatistics()).
 VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
-                             const DeviceCapabilities& caps) {
+                             const DeviceCapabilities& caps, bool statistics) {
   float priority = 1.0f;
   auto queue = vkStruct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
   queue.queueFamilyIndex = family;
@@ -140,9 +156,16 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   auto sizeControl = vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
   sizeControl.computeFullSubgroups = VK_TRUE;
+  auto executable = vkStruct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  executable.pipelineExecutableInfo = VK_TRUE;
+  void* chain = statistics ? &executable : nullptr;
+  if (caps.computeFullSubgroups) {
+    sizeControl.pNext = chain;
+    chain = &sizeControl;
+  }
   auto features12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-      caps.computeFullSubgroups ? &sizeControl : nullptr);
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, chain);
   features12.bufferDeviceAddress = VK_TRUE;
   auto features11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &features12);
@@ -158,6 +181,7 @@ VkDevice createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
   std::vector<const char*> extensions;
   if (caps.pushDescriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (caps.computeFullSubgroups) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  if (statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.empty() ? nullptr : extensions.data();
   VkDevice device = VK_NULL_HANDLE;
@@ -215,11 +239,14 @@ Device createDevice(const DeviceOptions& options, const VectorWords* vectorWords
       hasDeviceExtension(impl.physicalDevice, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   maskCapabilities(impl.capabilities, options);
   impl.queueFamilyIndex = computeQueueFamily(impl.physicalDevice);
-  impl.device = createLogicalDevice(impl.physicalDevice, impl.queueFamilyIndex, impl.capabilities);
+  bool statistics = pipelineStatisticsRequested() && hasPipelineStatistics(impl.physicalDevice);
+  impl.device = createLogicalDevice(impl.physicalDevice, impl.queueFamilyIndex, impl.capabilities,
+                                    statistics);
   impl.ownsDevice = true;
   impl.timeoutNs = options.timeoutNs;
   finishDeviceSetup(impl, VK_NULL_HANDLE, options.pipelineCacheData, options.operatorCacheCapacity,
                     vectorWords);
+  if (statistics) impl.pipelines->captureStatistics();
   impl.vk.vkGetDeviceQueue(impl.device, impl.queueFamilyIndex, 0, &impl.queue);
   return Device::Access::wrap(std::move(owned));
 }
