@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -87,13 +86,10 @@ struct ScopedVariable {
   ~ScopedVariable() { unsetenv(name); }
 };
 
-// A FLOAT32 scan run on `device` equals the reference.
+// A packed FLOAT32 scan run on `device` equals the reference.
 void checkRuns(Device& device, const CumulativeSummationDesc& desc) {
-  std::vector<uint8_t> input(desc.input.totalBytes());
-  for (size_t i = 0; i < input.size() / 4; ++i) {
-    float value = static_cast<float>(static_cast<int>(i % 5) - 2);
-    std::memcpy(input.data() + 4 * i, &value, 4);
-  }
+  std::vector<uint8_t> input =
+      test::randomElements(DataType::Float32, desc.input.totalBytes() / 4, 91);
   std::vector<uint8_t> expected(desc.output.totalBytes());
   test::referenceCumsum(desc, input, expected);
   CHECK(test::runOnDevice(desc, input, false, {}, device) == expected);
