@@ -10,11 +10,11 @@
 // an inner extent off the vector, unaligned rows, no contiguous line
 // dimension) element c of lane l is the group's line 16c + l, loaded alone,
 // so that 16 lanes still read 16 neighbouring lines where those are
-// contiguous. The level-1 chains (16
-// nodes of a lane) run in shared memory; each line's carry comes from the
-// look-back of lookback_tree.glsl, one looking invocation per line, tiles
-// in the order of an atomic counter, lane groups fastest (a tile's
-// predecessor along the axis started a whole row of tiles earlier).
+// contiguous. The level-1 chains (16 nodes of a lane) run in shared memory;
+// each line's carry comes from the look-back of lookback_tree.glsl, one
+// looking invocation per line, tiles in the order of an atomic counter,
+// lane groups fastest (a tile's predecessor along the axis started a whole
+// row of tiles earlier).
 //
 // With line carries, each line's carry-in enters at its root and its last
 // tile writes its total (line_carries.glsl).
