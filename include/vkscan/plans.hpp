@@ -80,6 +80,10 @@ struct PlannedDispatch {
   // lanes load and store neighbouring 16-byte vectors, or neighbouring
   // elements where lines are off vectors; false for every other kernel.
   bool stagedTiles = false;
+  // Columns one pass: each lane is built element by element, where lines are
+  // off vectors (neighbouring invocations then load neighbouring elements,
+  // not vectors); false for every other kernel.
+  bool scalarLanes = false;
   // The bytes of each tensor (ScanDesc's, and scratch) read and written.
   uint64_t inputBytesRead = 0;
   uint64_t outputBytesRead = 0;   // the values the indices' records pass reads back
@@ -126,7 +130,7 @@ VKSCAN_API PlanReport planOf(const Operator& op);
 // `report` as one JSON object, on one line, with the keys "profile",
 // "operation" (scanOperationName(), e.g. "SUM"), "dispatches" (objects of
 // "kernel", "workgroups" [x, y, z], "workgroup_size", "staged_tiles",
-// "bytes_read", "bytes_written"), "scratch_bytes", "bytes_moved",
+// "scalar_lanes", "bytes_read", "bytes_written"), "scratch_bytes", "bytes_moved",
 // "tensor_bytes" and "traffic_ratio". Integers are exact; the ratio is the
 // shortest decimal that reads back as the same double.
 VKSCAN_API std::string toJson(const PlanReport& report);

@@ -31,6 +31,8 @@ PlanReport reportOf(const detail::Plan& plan, const ScanDesc& desc, std::string 
     planned.workgroups[2] = 1;
     planned.workgroupSize = dispatch.pipeline.workgroupSize;
     planned.stagedTiles = dispatch.pipeline.stagedNodes;
+    planned.scalarLanes =
+        dispatch.pipeline.stage == detail::Stage::ColumnsOnePass && dispatch.pipeline.scalarLanes;
     auto read = [&](BufferRole role) { return traffic.read[static_cast<size_t>(role)]; };
     auto written = [&](BufferRole role) { return traffic.written[static_cast<size_t>(role)]; };
     planned.inputBytesRead = read(BufferRole::Input);
@@ -147,6 +149,7 @@ std::string toJson(const PlanReport& report) {
     text += "],\"workgroup_size\":";
     appendNumber(text, d.workgroupSize);
     text += d.stagedTiles ? ",\"staged_tiles\":true" : ",\"staged_tiles\":false";
+    text += d.scalarLanes ? ",\"scalar_lanes\":true" : ",\"scalar_lanes\":false";
     text += ",\"bytes_read\":";
     appendNumber(text, d.bytesRead);
     text += ",\"bytes_written\":";

@@ -1260,8 +1260,8 @@ TEST_CASE("plan: --json prints one object with the plan's keys") {
   CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
   for (const char* key :
        {"\"workgroups\":[", "\"workgroup_size\":", "\"staged_tiles\":true,",
-        "\"bytes_read\":", "\"bytes_written\":", "\"scratch_bytes\":", "\"bytes_moved\":",
-        "\"tensor_bytes\":1073741824,", "\"traffic_ratio\":"}) {
+        "\"scalar_lanes\":false,", "\"bytes_read\":", "\"bytes_written\":", "\"scratch_bytes\":",
+        "\"bytes_moved\":", "\"tensor_bytes\":1073741824,", "\"traffic_ratio\":"}) {
     CAPTURE(key);
     CHECK(contains(result.out, key));
   }
@@ -1298,8 +1298,12 @@ TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass, one dispatch") {
         "traffic ratio: 1.0041\n"}},
       // A strided axis of few long lines: the columns one pass.
       {{"4096x4096", "--axis", "0", "--totals"},
-       {"1 dispatch,", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256",
+       {"1 dispatch,", "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256, reads",
         "(output 67,108,864, totals 16,384, scratch 1,835,076", "traffic ratio: 1.0176\n"}},
+      // Lines off vectors: lanes built element by element.
+      {{"4096x4095", "--axis", "0"},
+       {"1 dispatch,",
+        "  columns_onepass FLOAT32: workgroups 1024x1x1 of 256, lanes element by element, reads"}},
       // A short step of a stream, one dispatch where it was three.
       {{"8x1", "--axis", "1", "--carry-in", "--totals"},
        {"1 dispatch, scratch 64 bytes", "  rows_scan FLOAT32: workgroups 1x1x1 of 256",

@@ -235,9 +235,9 @@ TEST_CASE("traffic: JSON keys") {
   for (const char* key :
        {"{\"profile\":\"nvidia\",\"operation\":\"SUM\",",
         "\"dispatches\":[{\"kernel\":\"rows_onepass\"", "\"workgroups\":[256,1,1]",
-        "\"workgroup_size\":256,\"staged_tiles\":true,", "\"bytes_read\":", "\"bytes_written\":",
-        "\"scratch_bytes\":4240", "\"bytes_moved\":8414340", "\"tensor_bytes\":4194304",
-        "\"traffic_ratio\":1.0030674934387207}"}) {
+        "\"workgroup_size\":256,\"staged_tiles\":true,\"scalar_lanes\":false,", "\"bytes_read\":",
+        "\"bytes_written\":", "\"scratch_bytes\":4240", "\"bytes_moved\":8414340",
+        "\"tensor_bytes\":4194304", "\"traffic_ratio\":1.0030674934387207}"}) {
     CAPTURE(key);
     CHECK(json.find(key) != std::string::npos);
   }
@@ -268,6 +268,31 @@ TEST_CASE("traffic: the report says which rows kernels stage their tiles") {
   CHECK_FALSE(stagedTiles({1u << 20}, "lavapipe"));
   CHECK(toJson(planFor(test::packedDesc(DataType::Float32, {4096, 4096}, 0, false), "nvidia"))
             .find("\"staged_tiles\":false") != std::string::npos);
+}
+
+// Which columns plans build their lanes element by element (lines off
+// vectors), inspectable without a GPU.
+TEST_CASE("traffic: the report says which columns plans build lanes element by element") {
+  auto columns = [](std::vector<uint32_t> sizes, const char* profile,
+                    DataType type = DataType::Float32) {
+    PlanReport report = planFor(test::packedDesc(type, sizes, 0), profile);
+    REQUIRE(report.dispatches.size() == 1);
+    CHECK(report.dispatches[0].kernel == "columns_onepass");
+    CHECK_FALSE(report.dispatches[0].stagedTiles);
+    return report.dispatches[0].scalarLanes;
+  };
+  CHECK(columns({16384, 16383}, "nvidia"));
+  CHECK(columns({300000, 30}, "amd"));
+  CHECK(columns({4096, 17}, "nvidia", DataType::Float64));
+  CHECK_FALSE(columns({16384, 16384}, "nvidia"));
+  CHECK_FALSE(columns({4096, 18}, "nvidia", DataType::Float64));
+  CHECK(toJson(planFor(test::packedDesc(DataType::Float32, {4096, 4095}, 0), "nvidia"))
+            .find("\"staged_tiles\":false,\"scalar_lanes\":true,") != std::string::npos);
+  // Chunk walks never report it, though a CPU device's take scalar lanes too.
+  for (const PlannedDispatch& d :
+       planFor(test::packedDesc(DataType::Float32, {4096, 4095}, 0), "lavapipe").dispatches) {
+    CHECK_FALSE(d.scalarLanes);
+  }
 }
 
 TEST_CASE("traffic: the report names the descriptor's operation") {

@@ -38,8 +38,8 @@ const char* const kPlanHelp =
     "  --json          print one JSON object: profile, operation (SUM PRODUCT\n"
     "                  MAXIMUM MINIMUM LOG_SUM_EXP), dispatches (kernel,\n"
     "                  workgroups [x,y,z], workgroup_size, staged_tiles,\n"
-    "                  bytes_read, bytes_written), scratch_bytes, bytes_moved,\n"
-    "                  tensor_bytes, traffic_ratio\n";
+    "                  scalar_lanes, bytes_read, bytes_written), scratch_bytes,\n"
+    "                  bytes_moved, tensor_bytes, traffic_ratio\n";
 
 namespace {
 
@@ -190,11 +190,13 @@ void printReport(const PlanReport& report) {
     if (d.totalsBytesWritten != 0) writes += ", totals " + withThousands(d.totalsBytesWritten);
     writes += ", scratch " + withThousands(d.scratchBytesWritten);
     if (d.fillBytes != 0) writes += ", of which filled " + withThousands(d.fillBytes);
-    std::printf("  %s %s: workgroups %ux%ux%u of %u%s, reads %s B (%s), writes %s B (%s)\n",
-                d.kernel.c_str(), dataTypeName(d.dataType), d.workgroups[0], d.workgroups[1],
-                d.workgroups[2], d.workgroupSize, d.stagedTiles ? ", tiles staged" : "",
-                withThousands(d.bytesRead).c_str(), reads.c_str(),
-                withThousands(d.bytesWritten).c_str(), writes.c_str());
+    std::printf(
+        "  %s %s: workgroups %ux%ux%u of %u%s, reads %s B (%s), writes %s B (%s)\n",
+        d.kernel.c_str(), dataTypeName(d.dataType), d.workgroups[0], d.workgroups[1],
+        d.workgroups[2], d.workgroupSize,
+        d.stagedTiles ? ", tiles staged" : (d.scalarLanes ? ", lanes element by element" : ""),
+        withThousands(d.bytesRead).c_str(), reads.c_str(), withThousands(d.bytesWritten).c_str(),
+        writes.c_str());
   }
   std::printf("bytes moved: %s, tensor bytes: %s, traffic ratio: %.4f\n",
               withThousands(report.bytesMoved).c_str(), withThousands(report.tensorBytes).c_str(),
