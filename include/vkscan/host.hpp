@@ -68,8 +68,8 @@ VKSCAN_API std::vector<PhysicalDeviceSummary> enumerateDevices();
 // compute queue. Never submits work. Throws Unsupported when the loader
 // cannot be loaded or no usable device exists; InvalidArgument for a
 // deviceIndex below -1 or past the devices, or a deviceName or VKSCAN_DEVICE
-// (field "VKSCAN_DEVICE") no usable device matches; VulkanError on a failed
-// call.
+// (field "VKSCAN_DEVICE") no usable device matches, or a VKSCAN_TUNING it
+// cannot read (plans.hpp); VulkanError on a failed call.
 VKSCAN_API Device createDevice(const DeviceOptions& options = {});
 
 // Synchronous convenience: allocates host-visible device buffers, uploads
@@ -196,8 +196,9 @@ struct DeviceCapabilities {
 VKSCAN_API const DeviceCapabilities& capabilities(const Device& device) noexcept;
 
 // How vkscan plans for this device, in words: the device class its tuning
-// follows (GPU or CPU implementation), how its kernels move words, and on a
-// CPU implementation the worker threads its plans expect. For logs and
+// follows (GPU or CPU implementation), how its kernels move words, on a CPU
+// implementation the worker threads its plans expect, and VKSCAN_TUNING
+// where it was set (plans.hpp). For logs and
 // benchmark reports; the format may change between versions.
 VKSCAN_API std::string describe(const Device& device);
 

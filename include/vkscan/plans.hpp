@@ -26,6 +26,16 @@
 //     and totals count one per line.
 //   Reads a CPU device's walks make early to start cache misses (words the
 //   walk reads again anyway) are not counted.
+//
+// VKSCAN_TUNING, a diagnostic for benchmarks: comma-separated NAME=VALUE
+// entries that replace the planner's speed knobs on every Device made while
+// it is set (describe(const Device&) then names it) and in planFor():
+// planner=gpu|cpu, lookbackPolls=N, rowsWorkgroupSize=16|256,
+// rowsStagedNodes=0|1, chunkTargetInvocations=N, wholeLineInvocations=N,
+// chunkSmallProblem=N (docs/tuning.md). Results stay the same bits; only
+// speed and plans change. An entry it cannot read makes the Device
+// constructor, createDevice() and planFor() throw InvalidArgument with field
+// "VKSCAN_TUNING".
 #pragma once
 
 #include <cstdint>

@@ -458,7 +458,8 @@ class VKSCAN_API Device {
   // Wraps an engine's device; see ExternalDevice for what it must provide.
   // Throws InvalidArgument for a null handle, a queueFamilyIndex past the
   // physical device's families or without compute (checked when queue is
-  // set), or enabledExtensionNames null with a nonzero count; Unsupported
+  // set), enabledExtensionNames null with a nonzero count, or a VKSCAN_TUNING
+  // it cannot read (plans.hpp); Unsupported
   // when the physical device reports Vulkan below 1.2, bufferDeviceAddress
   // is not enabled, push-constant space is missing, a claimed extension's
   // entry points are missing (vkGetDeviceProcAddr returns null), or the

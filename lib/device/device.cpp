@@ -9,6 +9,7 @@
 #include "host/device_selection.hpp"
 #include "plan/limits.hpp"
 #include "scan_params.h"
+#include "tuning/tuning_override.hpp"
 
 namespace vkscan {
 namespace {
@@ -222,8 +223,10 @@ void finishDeviceSetup(Device::Impl& impl, VkPipelineCache external,
     impl.cpuThreads = cpuThreadsFor(caps.driverID == VK_DRIVER_ID_MESA_LLVMPIPE,
                                     std::getenv("LP_NUM_THREADS"), usableCpus());
   }
-  impl.tuning = tuningFor(cpuLike ? DeviceClass::Cpu : DeviceClass::Gpu, caps.subgroupSize,
-                          caps.maxComputeWorkGroupInvocations, impl.cpuThreads);
+  TuningOverride tuningOverride = tuningOverrideFromEnvironment();
+  impl.tuning = tunedFor(cpuLike ? DeviceClass::Cpu : DeviceClass::Gpu, caps.subgroupSize,
+                         caps.maxComputeWorkGroupInvocations, impl.cpuThreads, tuningOverride);
+  impl.tuningOverride = tuningOverride.text;
   impl.vectorWords = vectorWords != nullptr ? *vectorWords : vectorWordsFor(caps);
   vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memoryProperties);
   if (external != VK_NULL_HANDLE) {

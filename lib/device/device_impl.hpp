@@ -5,6 +5,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 #include <vkscan/host.hpp>
 
@@ -66,6 +67,8 @@ struct VKSCAN_HIDDEN Device::Impl {
   detail::Tuning tuning{};
   // What the tuning was derived from (zeros on a GPU).
   detail::CpuThreads cpuThreads;
+  // VKSCAN_TUNING's text where it changed the tuning (describe() says so).
+  std::string tuningOverride;
   detail::VectorWords vectorWords = detail::VectorWords::Bits64;
   // run()'s bound on its wait (DeviceOptions::timeoutNs).
   uint64_t timeoutNs = 60ull * 1000 * 1000 * 1000;

@@ -12,7 +12,7 @@ const DeviceCapabilities& capabilities(const Device& device) noexcept {
 std::string describe(const Device& device) {
   const Device::Impl& impl = Device::Access::impl(device);
   const DeviceCapabilities& caps = impl.capabilities;
-  bool cpu = caps.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  bool cpu = impl.tuning.deviceClass == detail::DeviceClass::Cpu;
   std::string text = caps.deviceName + ": " + (cpu ? "CPU-implementation" : "GPU") +
                      " plans, subgroup size " + std::to_string(caps.subgroupSize) + ", kernels ";
   if (!caps.shaderInt64) {
@@ -25,6 +25,7 @@ std::string describe(const Device& device) {
     text += ", worker threads expected: " + std::to_string(impl.cpuThreads.workers) + " (" +
             std::to_string(impl.cpuThreads.busy) + " at once)";
   }
+  if (!impl.tuningOverride.empty()) text += ", VKSCAN_TUNING=" + impl.tuningOverride;
   return text;
 }
 

@@ -10,6 +10,7 @@
 #include "plan/plan.hpp"
 #include "plan/traffic.hpp"
 #include "problem.hpp"
+#include "tuning/tuning_override.hpp"
 
 namespace vkscan {
 namespace {
@@ -120,9 +121,9 @@ PlanReport planFor(const ScanDesc& desc, const std::string& profileName) {
   detail::CpuThreads threads;
   threads.workers = profile.cpuWorkers;
   threads.busy = profile.cpuWorkers;
-  detail::Tuning tuning =
-      detail::tuningFor(profile.cpuDevice ? detail::DeviceClass::Cpu : detail::DeviceClass::Gpu,
-                        profile.subgroupSize, profile.maxComputeWorkGroupInvocations, threads);
+  detail::Tuning tuning = detail::tunedFor(
+      profile.cpuDevice ? detail::DeviceClass::Cpu : detail::DeviceClass::Gpu, profile.subgroupSize,
+      profile.maxComputeWorkGroupInvocations, threads, detail::tuningOverrideFromEnvironment());
   return reportOf(detail::makePlan(problem, limits, tuning), desc, profile.name);
 }
 

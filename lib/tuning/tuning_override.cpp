@@ -1,0 +1,103 @@
+#include "tuning/tuning_override.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <vkscan/vkscan.hpp>
+
+namespace vkscan::detail {
+namespace {
+
+constexpr const char* kField = "VKSCAN_TUNING";
+
+[[noreturn]] void refuse(const std::string& entry, const std::string& why) {
+  throw InvalidArgument(kField, "'" + entry + "': " + why);
+}
+
+uint64_t count(const std::string& entry, const std::string& value, uint64_t least, uint64_t most) {
+  uint64_t parsed = 0;
+  const char* end = value.data() + value.size();
+  auto [stop, error] = std::from_chars(value.data(), end, parsed);
+  if (value.empty() || error != std::errc() || stop != end) refuse(entry, "not a count");
+  if (parsed < least || parsed > most) {
+    refuse(entry, "out of range (" + std::to_string(least) + " to " + std::to_string(most) + ")");
+  }
+  return parsed;
+}
+
+template <typename T>
+void setOnce(std::optional<T>& slot, T value, const std::string& entry) {
+  if (slot.has_value()) refuse(entry, "named twice");
+  slot = value;
+}
+
+}  // namespace
+
+TuningOverride parseTuningOverride(const std::string& text) {
+  TuningOverride result;
+  result.text = text;
+  if (text.empty()) return result;
+  constexpr uint64_t kU32 = std::numeric_limits<uint32_t>::max();
+  size_t start = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    std::string entry = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    size_t equals = entry.find('=');
+    if (equals == std::string::npos) refuse(entry, "expected NAME=VALUE");
+    std::string name = entry.substr(0, equals);
+    std::string value = entry.substr(equals + 1);
+    if (name == "planner") {
+      if (value != "gpu" && value != "cpu") refuse(entry, "expected gpu or cpu");
+      setOnce(result.deviceClass, value == "gpu" ? DeviceClass::Gpu : DeviceClass::Cpu, entry);
+    } else if (name == "lookbackPolls") {
+      setOnce(result.lookbackPolls, static_cast<uint32_t>(count(entry, value, 0, kU32)), entry);
+    } else if (name == "rowsWorkgroupSize") {
+      // Rows tiles are whole subtrees of the canonical order.
+      if (value != "16" && value != "256") refuse(entry, "expected 16 or 256");
+      setOnce(result.rowsWorkgroupSize, static_cast<uint32_t>(count(entry, value, 16, 256)), entry);
+    } else if (name == "rowsStagedNodes") {
+      setOnce(result.rowsStagedNodes, count(entry, value, 0, 1) == 1, entry);
+    } else if (name == "chunkTargetInvocations") {
+      setOnce(result.chunkTargetInvocations, count(entry, value, 1, kU32), entry);
+    } else if (name == "wholeLineInvocations") {
+      setOnce(result.wholeLineInvocations, count(entry, value, 1, kU32), entry);
+    } else if (name == "chunkSmallProblem") {
+      setOnce(result.chunkSmallProblem, count(entry, value, 0, kU32), entry);
+    } else {
+      refuse(entry,
+             "no such knob (planner, lookbackPolls, rowsWorkgroupSize, rowsStagedNodes, "
+             "chunkTargetInvocations, wholeLineInvocations, chunkSmallProblem)");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return result;
+}
+
+TuningOverride tuningOverrideFromEnvironment() {
+  const char* value = std::getenv(kField);
+  return parseTuningOverride(value != nullptr ? value : "");
+}
+
+Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
+                CpuThreads cpuThreads, const TuningOverride& tuningOverride) {
+  const TuningOverride& o = tuningOverride;
+  Tuning tuning = tuningFor(o.deviceClass.value_or(deviceClass), subgroupSize,
+                            maxWorkgroupInvocations, cpuThreads);
+  if (o.lookbackPolls) tuning.lookbackPolls = *o.lookbackPolls;
+  if (o.rowsWorkgroupSize) {
+    if (*o.rowsWorkgroupSize > maxWorkgroupInvocations) {
+      throw InvalidArgument(kField, "rowsWorkgroupSize=" + std::to_string(*o.rowsWorkgroupSize) +
+                                        ": the device allows workgroups of " +
+                                        std::to_string(maxWorkgroupInvocations));
+    }
+    tuning.rowsWorkgroupSize = *o.rowsWorkgroupSize;
+  }
+  if (o.rowsStagedNodes) tuning.rowsStagedNodes = *o.rowsStagedNodes;
+  if (o.chunkTargetInvocations) tuning.chunkTargetInvocations = *o.chunkTargetInvocations;
+  if (o.wholeLineInvocations) tuning.wholeLineInvocations = *o.wholeLineInvocations;
+  if (o.chunkSmallProblem) tuning.chunkSmallProblem = *o.chunkSmallProblem;
+  return tuning;
+}
+
+}  // namespace vkscan::detail
