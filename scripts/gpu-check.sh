@@ -24,11 +24,14 @@
 # VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: known failures),
 # GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
 # GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m 1d_256m
-# rows_16k short_rows_16m": substrings, as --case takes them).
+# rows_16k short_rows_16m": substrings, as --case takes them), GPU_CHECK_VARIANTS
+# (VKSCAN_TUNING values, ';' between them, whose plans a step `variants` times on
+# GPU_CHECK_VARIANT_CASES where 1-D FLOAT32 2^28 misses a bar of issue 47, or
+# always with GPU_CHECK_VARIANTS_ALWAYS=1; "none": never).
 set -uo pipefail
 
 usage() {
-  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -221,6 +224,54 @@ run_tests() {
   done
 }
 
+# Default plans of other tunings (VKSCAN_TUNING): the one pass's waits
+# shorter and longer, tiles not staged, the CPU planner's reduce-then-scan.
+DEFAULT_VARIANTS='lookbackPolls=16;lookbackPolls=4096;rowsStagedNodes=0;planner=cpu'
+DEFAULT_VARIANT_CASES='1d_16m$ 1d_256m$ rows_16k$'
+
+# variants BENCH OUT QUICK LIST CASES: the cases again under each tuning of
+# LIST (';' between them), 11 repetitions each: OUT/variant-N.csv, and
+# OUT/variants.txt naming N's tuning. Which knob moves the one pass, in the
+# same run and without a rebuild.
+variants() {
+  local bench=$1 out=$2 quick=$3 list=$4 name i=0 rc=0 tuning
+  local args=(--gpu-matrix --repeat 11)
+  for name in $5; do args+=(--case "$name"); done
+  [[ $quick == 1 ]] && args+=(--quick --device-local)
+  local tunings
+  IFS=';' read -ra tunings <<<"$list"
+  : >"$out/variants.txt"
+  for tuning in "${tunings[@]}"; do
+    i=$((i + 1))
+    printf '%s\t%s\n' "$i" "$tuning" >>"$out/variants.txt"
+    echo "== variant $i: VKSCAN_TUNING=$tuning"
+    VKSCAN_TUNING=$tuning "$bench" "${args[@]}" --csv-file "$out/variant-$i.csv" || rc=1
+  done
+  return "$rc"
+}
+
+# Whether the bench left 1-D FLOAT32 2^28 short of a bar of issue 47, or
+# unmeasured: then the variants are worth their time.
+one_d_missed() {
+  python3 - "$OUT" <<'EOF'
+import csv, os, sys
+out = sys.argv[1]
+def row(name):
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return next((r for r in csv.DictReader(f) if r["case"] == "1d_256m"), None)
+bench, torch = row("bench.csv"), row("torch.csv")
+if bench is None:
+    sys.exit(0)
+missed = float(bench["ratio_copybuffer"]) < 0.8
+if torch is not None:
+    missed = missed or float(bench["vkscan_us"]) > 1.1 * float(torch["cumsum_us"])
+sys.exit(0 if missed else 1)
+EOF
+}
+
 summarize() {
   python3 - "$OUT" <<'EOF'
 import csv, os, sys
@@ -278,6 +329,20 @@ if bench:
             ratio = f"{tus / bus:7.3f}" if tus else "    n/a"
             tcol = f"{tus:10.1f}" if tus else "       n/a"
             lines.append(f"  {case:15s} {bus:11.1f} {tcol} {ratio} {b['check']}")
+    listed = os.path.join(out, "variants.txt")
+    if os.path.exists(listed):
+        lines.append("variants (VKSCAN_TUNING) in the same run: GPU time, and over bench.csv's:")
+        lines.append(f"  {'tuning':36s} {'case':15s} {'vkscan_us':>10s} {'ratio':>7s} check")
+        for entry in open(listed):
+            number, tuning = entry.rstrip("\n").split("\t", 1)
+            variant = rows(f"variant-{number}.csv")
+            if not variant:
+                lines.append(f"  {tuning:36s} (no rows: see variants.log)")
+            for case, v in variant.items():
+                r = bench.get(case)
+                vus = float(v["vkscan_us"])
+                ratio = f"{vus / float(r['vkscan_us']):7.3f}" if r else "    n/a"
+                lines.append(f"  {tuning:36s} {case:15s} {vus:10.1f} {ratio} {v['check']}")
 else:
     lines.append("no bench.csv: see bench.log for the cases that finished")
 stats_log = os.path.join(out, "stats.log")
@@ -339,6 +404,16 @@ run() {
     echo "torch,skipped,0,-" >>"$STEPS_CSV"
   else
     step torch 70 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
+  fi
+  local tunings=${GPU_CHECK_VARIANTS:-$DEFAULT_VARIANTS}
+  if [[ $tunings == none ]]; then
+    echo "variants,skipped,0,-" >>"$STEPS_CSV"
+  elif [[ ${GPU_CHECK_VARIANTS_ALWAYS:-0} == 1 ]] || one_d_missed; then
+    step variants 75 variants "$work/bin/vkscan-bench" "$OUT" "${GPU_CHECK_QUICK:-0}" "$tunings" \
+      "${GPU_CHECK_VARIANT_CASES:-$DEFAULT_VARIANT_CASES}"
+  else
+    log "variants: skipped (1-D FLOAT32 2^28 meets its bars)"
+    echo "variants,skipped,0,-" >>"$STEPS_CSV"
   fi
   if [[ -x $work/baseline/bin/vkscan-bench ]]; then
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before

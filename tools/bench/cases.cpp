@@ -182,4 +182,19 @@ std::vector<Case> gpuMatrix(bool quick) {
   };
 }
 
+std::vector<Case> selectCases(const std::vector<Case>& matrix,
+                              const std::vector<std::string>& names) {
+  std::vector<Case> selected;
+  for (const Case& c : matrix) {
+    bool wanted = names.empty();
+    for (const std::string& name : names) {
+      bool whole = !name.empty() && name.back() == '$';
+      wanted = wanted || (whole ? c.name == name.substr(0, name.size() - 1)
+                                : c.name.find(name) != std::string::npos);
+    }
+    if (wanted) selected.push_back(c);
+  }
+  return selected;
+}
+
 }  // namespace vkscan::bench

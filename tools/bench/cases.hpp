@@ -41,4 +41,10 @@ std::vector<Case> caseMatrix(bool quick);
 // elements; --quick shrinks them to what lavapipe runs in seconds.
 std::vector<Case> gpuMatrix(bool quick);
 
+// The cases of `matrix` that --case NAMEs pick, in the matrix's order: those
+// whose name contains a NAME, or equals it where the NAME ends in '$'
+// ("1d_256m$" without 1d_256m_f16). No NAMEs: every case.
+std::vector<Case> selectCases(const std::vector<Case>& matrix,
+                              const std::vector<std::string>& names);
+
 }  // namespace vkscan::bench

@@ -50,7 +50,8 @@ Options:
   --repeat N    timed repetitions per method and case, 10 x N for the latency case
                 (default: 11 to 201 within 4 s per case, 1001 for latency; --quick:
                 3 to 9 within 0.05 s, 50 for latency)
-  --case NAME   run only the cases whose name contains NAME (repeatable)
+  --case NAME   run only the cases whose name contains NAME, or is NAME without the
+                '$' it ends in (repeatable)
   --device N    physical device index, as listed by `vkscan info` (default: vkscan's choice)
   --addresses   every kernel reaches the tensors through device addresses, as on devices
                 without VK_KHR_push_descriptor (default: storage buffers where they fit)
@@ -939,14 +940,7 @@ bool writeReportFiles(const Options& options, const Report& report) {
 int run(const Options& options) {
   const std::vector<Case> matrix =
       options.gpuMatrix ? gpuMatrix(options.quick) : caseMatrix(options.quick);
-  std::vector<Case> cases;
-  for (const Case& c : matrix) {
-    bool wanted = options.cases.empty();
-    for (const std::string& name : options.cases) {
-      wanted = wanted || c.name.find(name) != std::string::npos;
-    }
-    if (wanted) cases.push_back(c);
-  }
+  std::vector<Case> cases = selectCases(matrix, options.cases);
   if (cases.empty()) {
     std::string names;
     for (const Case& c : matrix) names += " " + c.name;
