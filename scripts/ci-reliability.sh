@@ -175,7 +175,9 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 #   "carry: one scan finds ...", "look-back: every value ..." and "columns
 #   one pass: ...": GPU-tuned profiles only
 #   (below, this step runs none of them; a test left with no profile fails),
-#   the GPU planner's host side, which fuzz_plan runs under ASan.
+#   the GPU planner's host side, which fuzz_plan runs under ASan. The one
+#   pass's recording of the carries' header, which fuzz_plan does not reach,
+#   runs here in "carry: a device of GPU plans of its own ...".
 # And two of the eight test profiles: lavapipe's plans with push descriptors
 # and Load64Store32, and the emulated variants bound through device
 # addresses. With all eight, a cold machine took 1719 s for this step. The

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 #include <vkscan/plans.hpp>
 
@@ -106,17 +107,15 @@ Result runCarried(const ScanDesc& desc, const std::vector<uint8_t>& input,
   return result;
 }
 
-// Random operands of the input and the carries, the device's run against
+// Random operands of the input and the carries, the run on `device` against
 // the reference, bit for bit (output and totals).
-void check(const ScanDesc& desc, bool inPlace, uint64_t seed, test::Profile profile) {
+void check(const ScanDesc& desc, bool inPlace, uint64_t seed, Device& device) {
   CAPTURE(test::describe(desc));
   CAPTURE(inPlace);
   bool carryIn = !desc.carryIn.sizes.empty();
   bool totals = !desc.totals.sizes.empty();
   CAPTURE(carryIn);
   CAPTURE(totals);
-  const std::string profileName = test::profileName(profile);
-  CAPTURE(profileName);
   size_t inSize = dataTypeSize(desc.input.dataType);
   DataType lineType = carryType(desc.output.dataType);
   size_t lineSize = dataTypeSize(lineType);
@@ -129,7 +128,6 @@ void check(const ScanDesc& desc, bool inPlace, uint64_t seed, test::Profile prof
                                    desc.carryIn.spanBytes() / lineSize + 1, seed + 1);
     carries.resize(desc.carryIn.spanBytes());
   }
-  Device& device = test::testDevice(profile);
   Result actual = runCarried(desc, input, carries, inPlace, device);
   std::vector<uint8_t> expected =
       inPlace ? input : std::vector<uint8_t>(actual.output.size(), 0xA5);
@@ -143,6 +141,13 @@ void check(const ScanDesc& desc, bool inPlace, uint64_t seed, test::Profile prof
   CAPTURE(totalsDifference);
   CHECK(difference == -1);
   CHECK(totalsDifference == -1);
+}
+
+// The same on a test profile's device.
+void check(const ScanDesc& desc, bool inPlace, uint64_t seed, test::Profile profile) {
+  const std::string profileName = test::profileName(profile);
+  CAPTURE(profileName);
+  check(desc, inPlace, seed, test::testDevice(profile));
 }
 
 // A host combine of the carry type, as the canonical order's operation
@@ -425,6 +430,30 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
       }
     }
   }
+}
+
+// The 64-byte header through which a one pass finds the carries where they
+// lie (lib/recording.cpp lineCarriesHeader()) is recorded only in GPU plans,
+// which none of the profiles that the sanitizer step runs makes: a device of
+// the test's own, made under VKSCAN_TUNING=planner=gpu, records it there too.
+TEST_CASE("carry: a device of GPU plans of its own takes carries in its one pass") {
+  test::ScopedEnvironment gpu("VKSCAN_TUNING", "planner=gpu");
+  Device device = createDevice(test::testDeviceOptions());
+  const std::pair<std::vector<uint32_t>, uint32_t> shapes[] = {
+      {{3, 5000}, 1}, {{5, 17}, 1}, {{3000, 19}, 0}};
+  uint64_t seed = 900;
+  for (const auto& [sizes, axis] : shapes) {
+    ScanDesc desc;
+    desc.input = {DataType::Float32, sizes, {}};
+    desc.output = desc.input;
+    desc.axis = axis;
+    bindLines(desc, 1, true, true);
+    PlanReport plan = planOf(device.createOperator(desc));
+    REQUIRE(plan.dispatches.size() == 1);
+    CHECK(plan.dispatches[0].kernel.find("chunk") == std::string::npos);
+    check(desc, false, seed++, device);
+  }
+  CHECK(validationMessageCount(device) == 0);
 }
 
 // GPU plans read each line's carry-in and write its total where they lie, in

@@ -79,13 +79,6 @@ VKAPI_ATTR VkResult VKAPI_CALL statistics(VkDevice, const VkPipelineExecutableIn
   return VK_SUCCESS;
 }
 
-// Sets an environment variable for the scope.
-struct ScopedVariable {
-  const char* name;
-  ScopedVariable(const char* n, const char* value) : name(n) { setenv(name, value, 1); }
-  ~ScopedVariable() { unsetenv(name); }
-};
-
 // A packed FLOAT32 scan run on `device` equals the reference.
 void checkRuns(Device& device, const CumulativeSummationDesc& desc) {
   std::vector<uint8_t> input =
@@ -151,7 +144,7 @@ TEST_CASE("pipeline statistics: each pipeline created asks for them and reports 
 }
 
 TEST_CASE("pipeline statistics: asked for where the device has none, scans run as before") {
-  ScopedVariable asked("VKSCAN_PIPELINE_STATISTICS", "1");
+  test::ScopedEnvironment asked("VKSCAN_PIPELINE_STATISTICS", "1");
   Device device = createDevice(test::testDeviceOptions());
   Device::Impl& impl = Device::Access::impl(device);
   checkRuns(device, test::packedDesc(DataType::Float32, {40, 5000}, 1));

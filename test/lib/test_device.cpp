@@ -86,6 +86,19 @@ bool exhaustive() {
   return value != nullptr && std::strcmp(value, "1") == 0;
 }
 
+ScopedEnvironment::ScopedEnvironment(const char* name, const char* value) : name_(name) {
+  if (const char* old = std::getenv(name)) saved_ = old;
+  setenv(name, value, 1);
+}
+
+ScopedEnvironment::~ScopedEnvironment() {
+  if (saved_) {
+    setenv(name_.c_str(), saved_->c_str(), 1);
+  } else {
+    unsetenv(name_.c_str());
+  }
+}
+
 DeviceOptions testDeviceOptions() {
   DeviceOptions options;
   const char* env = std::getenv("VKSCAN_TEST_VALIDATION");

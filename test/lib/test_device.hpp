@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 #include <vkscan/host.hpp>
@@ -86,6 +87,20 @@ ExternalDevice externalDeviceOf(const Device& engine);
 
 // Pipelines `device` has created so far (each a distinct key).
 size_t pipelineCount(const Device& device);
+
+// An environment variable set for a scope, and what the run had put back
+// after it (VKSCAN_TUNING, VKSCAN_TEST_PROFILES...).
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value);
+  ~ScopedEnvironment();
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> saved_;
+};
 
 // A test case's change to a shared test device (its tuning, a capability)
 // that lasts until the scope ends, however it ends: a failed REQUIRE or an

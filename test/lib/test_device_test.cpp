@@ -17,25 +17,8 @@ using namespace vkscan::test;
 namespace {
 
 // Sets VKSCAN_TEST_PROFILES for one scope and puts back what the run had.
-class ProfilesVariable {
- public:
-  explicit ProfilesVariable(const char* value) {
-    if (const char* old = std::getenv(kName)) saved_ = old;
-    setenv(kName, value, 1);
-  }
-  ~ProfilesVariable() {
-    if (saved_) {
-      setenv(kName, saved_->c_str(), 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-  ProfilesVariable(const ProfilesVariable&) = delete;
-  ProfilesVariable& operator=(const ProfilesVariable&) = delete;
-
- private:
-  static constexpr const char* kName = "VKSCAN_TEST_PROFILES";
-  std::optional<std::string> saved_;
+struct ProfilesVariable : ScopedEnvironment {
+  explicit ProfilesVariable(const char* value) : ScopedEnvironment("VKSCAN_TEST_PROFILES", value) {}
 };
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
-#include <optional>
 #include <string>
 #include <vector>
 #include <vkscan/plans.hpp>
@@ -25,25 +24,8 @@ using detail::tuningFor;
 namespace {
 
 // Sets VKSCAN_TUNING for one scope and puts back what the run had.
-class TuningVariable {
- public:
-  explicit TuningVariable(const char* value) {
-    if (const char* old = std::getenv(kName)) saved_ = old;
-    setenv(kName, value, 1);
-  }
-  ~TuningVariable() {
-    if (saved_) {
-      setenv(kName, saved_->c_str(), 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-  TuningVariable(const TuningVariable&) = delete;
-  TuningVariable& operator=(const TuningVariable&) = delete;
-
- private:
-  static constexpr const char* kName = "VKSCAN_TUNING";
-  std::optional<std::string> saved_;
+struct TuningVariable : test::ScopedEnvironment {
+  explicit TuningVariable(const char* value) : ScopedEnvironment("VKSCAN_TUNING", value) {}
 };
 
 // The InvalidArgument `text` gives, as "field: reason" ("" if none).
