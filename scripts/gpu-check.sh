@@ -21,7 +21,9 @@
 # --device-local), GPU_CHECK_SKIP_TORCH=1, GPU_CHECK_TEST_ARGS (doctest
 # arguments for every test binary, e.g. a -tc= filter), GPU_CHECK_TOTAL_S (480),
 # GPU_CHECK_FOCUS_ARGS and GPU_CHECK_FOCUS_PROFILES (doctest arguments and
-# VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: known failures),
+# VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: by default the
+# cases of the GPU plans' kernels, with the GPU-tuned profiles; "none": no such
+# run),
 # GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
 # GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m 1d_256m
 # rows_16k short_rows_16m": substrings, as --case takes them), GPU_CHECK_VARIANTS
@@ -203,12 +205,20 @@ unpack() {
   ls "$work/root/usr/lib/x86_64-linux-gnu/libvulkan.so.1" >/dev/null || return 1
 }
 
+# The lib suite's cases of the kernels GPU plans take and lavapipe's own plans
+# never do (the one passes, staged tiles, carries in the kernels), and the
+# profiles that plan for a GPU: what the whole suite's cap must not starve.
+DEFAULT_FOCUS_ARGS='-tc=rows kernels:*,one-pass kernels*,single pass with look-back*,columns one pass*,carry: one-pass*,carry: one scan*,carry: a device of GPU*,long axes*,axis lengths*,spec example*'
+DEFAULT_FOCUS_PROFILES='native,gpu-tuning,small-workgroups'
+
 run_tests() {
   local work=$1 name
-  # Known failures first, so that the whole suites' caps cannot starve them.
-  if [[ -n ${GPU_CHECK_FOCUS_ARGS:-} && -x $work/tests/vkscan_tests ]]; then
-    step test-focus 90 env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-}" \
-      "$work/tests/vkscan_tests" --duration=true "$GPU_CHECK_FOCUS_ARGS"
+  # The GPU paths (or known failures) first, so that the whole suites' caps
+  # cannot starve them.
+  local focus=${GPU_CHECK_FOCUS_ARGS:-$DEFAULT_FOCUS_ARGS}
+  if [[ $focus != none && -x $work/tests/vkscan_tests ]]; then
+    step test-focus 90 env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-$DEFAULT_FOCUS_PROFILES}" \
+      "$work/tests/vkscan_tests" --duration=true "$focus"
   fi
   for name in "${TESTS[@]}"; do
     local test=$work/tests/$name
