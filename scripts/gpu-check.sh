@@ -409,7 +409,7 @@ run() {
   [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && bench_args+=(--quick --device-local)
   # shellcheck disable=SC2206  # words on purpose: "--case 1d_ --case rows"
   [[ -n ${GPU_CHECK_BENCH_ARGS:-} ]] && bench_args+=($GPU_CHECK_BENCH_ARGS)
-  step bench 230 "$work/bin/vkscan-bench" "${bench_args[@]}"
+  step bench 260 "$work/bin/vkscan-bench" "${bench_args[@]}"
   if [[ ${GPU_CHECK_SKIP_TORCH:-0} == 1 ]]; then
     echo "torch,skipped,0,-" >>"$STEPS_CSV"
   else

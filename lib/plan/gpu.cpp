@@ -33,10 +33,6 @@ constexpr uint64_t kRowsSharedBytes = 4096;
 constexpr uint32_t kColumnsWorkgroup = 256;
 constexpr uint64_t kColumnsLanes = 16;
 constexpr uint64_t kColumnsTile = 256;
-// Lanes built element by element take at least this many lines, so that a
-// workgroup scans a rows tile's worth of elements (4096); fewer lines keep
-// the chunk walks.
-constexpr uint64_t kColumnsScalarLines = kColumnsLanes;
 
 // Whether consecutive lines lie back to back in input and output (line i
 // at i * axisLen elements from line 0), so that a staged segment of the rows
@@ -209,10 +205,11 @@ class GpuPlanner final : public Planner {
   // A tile of 16 lanes of lines by 256 elements per workgroup
   // (kernels/columns_onepass.comp), for lines of several tiles: a line of
   // one needs no look-back, which the chunk walks spare. Lanes are vectors
-  // of lines where those lie in vectors, else built element by element.
+  // of lines where those lie in vectors, else built element by element from
+  // Tuning::columnsScalarLines lines.
   bool columnsInOnePass(const Problem& p, const Bindings& b) const {
     return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kColumnsTile &&
-           (linesOnVectors(p, b) || p.lineCount() >= kColumnsScalarLines);
+           (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines);
   }
 
   void planColumnsOnePass(const Problem& p, const Bindings& b,

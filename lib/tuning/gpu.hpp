@@ -18,5 +18,7 @@ inline constexpr uint64_t kChunkSmallProblem = uint64_t{1} << 14;
 inline constexpr uint32_t kLookbackPolls = 256;
 // Coalesced: neighbouring invocations access neighbouring vectors, as GPUs' memory wants.
 inline constexpr bool kRowsStagedNodes = true;
+// Lines off vectors in one pass from a rows tile's worth a workgroup (16 lines x 256).
+inline constexpr uint64_t kColumnsScalarLines = 16;
 
 }  // namespace vkscan::detail::gpu_tuning

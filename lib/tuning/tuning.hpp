@@ -44,6 +44,9 @@ struct Tuning {
   // GPU planner: rows kernels move whole tiles through shared memory, where
   // it holds one (PipelineKey::stagedNodes).
   bool rowsStagedNodes;
+  // GPU planner: the columns one pass takes lines off vectors (lanes built
+  // element by element) from this many lines; fewer keep the chunk walks.
+  uint64_t columnsScalarLines;
 
   // CPU-device planner; zero or false in a GPU's tuning.
   // Interleaved lines, and lines that would take the look-back pass, are
@@ -75,10 +78,10 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
     return std::tie(t.deviceClass, t.chunkWorkgroupSize, t.chunkWideWorkgroupInvocations,
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
                     t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
-                    t.rowsWorkgroupSize, t.rowsStagedNodes, t.wholeLineShortfall,
-                    t.chunkLookbackMaxElements, t.cpuWorkers, t.chunkTouchAheadStrideBytes,
-                    t.chunkLaneGroups, t.chunkRealign, t.texelInput, t.chunkNodeBarriers,
-                    t.chunkExclusivityCompiled);
+                    t.rowsWorkgroupSize, t.rowsStagedNodes, t.columnsScalarLines,
+                    t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
+                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
+                    t.chunkNodeBarriers, t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

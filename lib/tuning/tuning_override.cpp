@@ -57,6 +57,8 @@ TuningOverride parseTuningOverride(const std::string& text) {
       setOnce(result.rowsWorkgroupSize, static_cast<uint32_t>(count(entry, value, 16, 256)), entry);
     } else if (name == "rowsStagedNodes") {
       setOnce(result.rowsStagedNodes, count(entry, value, 0, 1) == 1, entry);
+    } else if (name == "columnsScalarLines") {
+      setOnce(result.columnsScalarLines, count(entry, value, 1, kU32), entry);
     } else if (name == "chunkTargetInvocations") {
       setOnce(result.chunkTargetInvocations, count(entry, value, 1, kU32), entry);
     } else if (name == "wholeLineInvocations") {
@@ -66,7 +68,8 @@ TuningOverride parseTuningOverride(const std::string& text) {
     } else {
       refuse(entry,
              "no such knob (planner, lookbackPolls, rowsWorkgroupSize, rowsStagedNodes, "
-             "chunkTargetInvocations, wholeLineInvocations, chunkSmallProblem)");
+             "columnsScalarLines, chunkTargetInvocations, wholeLineInvocations, "
+             "chunkSmallProblem)");
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -94,6 +97,7 @@ Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWork
     tuning.rowsWorkgroupSize = *o.rowsWorkgroupSize;
   }
   if (o.rowsStagedNodes) tuning.rowsStagedNodes = *o.rowsStagedNodes;
+  if (o.columnsScalarLines) tuning.columnsScalarLines = *o.columnsScalarLines;
   if (o.chunkTargetInvocations) tuning.chunkTargetInvocations = *o.chunkTargetInvocations;
   if (o.wholeLineInvocations) tuning.wholeLineInvocations = *o.wholeLineInvocations;
   if (o.chunkSmallProblem) tuning.chunkSmallProblem = *o.chunkSmallProblem;

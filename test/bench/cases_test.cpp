@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,4 +33,44 @@ TEST_CASE("bench cases: --case takes names that contain it, or the one name befo
         std::vector<std::string>{"1d_16m", "rows_16k"});
   CHECK(selectCases(matrix, {"1d_256$"}).empty());
   CHECK(selectCases(matrix, {"$"}).empty());
+}
+
+namespace {
+
+// "1 << 24" or "16384".
+uint64_t sizeOf(const std::string& text) {
+  size_t shift = text.find("<<");
+  if (shift == std::string::npos) return std::stoull(text);
+  return std::stoull(text.substr(0, shift)) << std::stoull(text.substr(shift + 2));
+}
+
+}  // namespace
+
+// tools/bench/torch_peer.py times torch on the same cases, joined by name.
+TEST_CASE("bench cases: the torch peer's cases are the GPU matrix's, shape and axis") {
+  std::ifstream file(VKSCAN_TORCH_PEER);
+  REQUIRE(file);
+  // Lines of CASES: ("name", "dtype", [sizes], axis),
+  const std::regex line(R"re(^\s*\("(\w+)", "\w+", \[([^\]]*)\], (\d+)\),\s*$)re");
+  std::vector<Case> peer;
+  for (std::string text; std::getline(file, text);) {
+    std::smatch match;
+    if (!std::regex_match(text, match, line)) continue;
+    Case c;
+    c.name = match[1];
+    std::stringstream sizes(match[2].str());
+    for (std::string size; std::getline(sizes, size, ',');) {
+      c.sizes.push_back(static_cast<uint32_t>(sizeOf(size)));
+    }
+    c.axis = static_cast<uint32_t>(std::stoul(match[3]));
+    peer.push_back(c);
+  }
+  const std::vector<Case> matrix = gpuMatrix(false);
+  REQUIRE(peer.size() == matrix.size());
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    CAPTURE(matrix[i].name);
+    CHECK(peer[i].name == matrix[i].name);
+    CHECK(peer[i].sizes == matrix[i].sizes);
+    CHECK(peer[i].axis == matrix[i].axis);
+  }
 }

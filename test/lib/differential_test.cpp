@@ -504,6 +504,51 @@ TEST_CASE("columns one pass: lanes built element by element off vectors") {
   }
 }
 
+// Fewer than 16 lines off vectors keep the chunk walks by default
+// (Tuning::columnsScalarLines), which a tuning may lower: the columns one
+// pass with most of its lanes empty, down to one strided line, is the same
+// canonical scan (on problems past chunkSmallProblem, which stay one walk). Two modes of each type,
+// spread over the GPU-tuned profiles, as above.
+TEST_CASE("columns one pass: fewer than 16 lines off vectors, where a tuning takes them") {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> strides;  // empty: packed
+  };
+  const Shape shapes[] = {
+      {{6000, 3}, 0, {}},     {{3000, 7}, 0, {}}, {{4400, 15}, 0, {}},
+      {{9000, 2}, 0, {5, 2}}, {{20000}, 0, {3}},
+  };
+  uint64_t seed = 650;
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::GpuTuning, test::Profile::EmulatedGpuTuning});
+  for (test::Profile profile : profiles) {
+    Device& device = test::testDevice(profile);
+    Device::Impl& impl = Device::Access::impl(device);
+    CAPTURE(std::string(test::profileName(profile)));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    for (DataType type : kTypes) {
+      if (!device.supports(type) || !takesType(profiles, profile, type, 1)) continue;
+      for (const Shape& shape : shapes) {
+        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
+        if (!shape.strides.empty()) {
+          desc.input.strides = shape.strides;
+          desc.output.strides = shape.strides;
+        }
+        CAPTURE(shape.sizes);
+        impl.tuning.columnsScalarLines = 16;
+        CHECK(planOn(impl, desc).dispatches[0].pipeline.stage != detail::Stage::ColumnsOnePass);
+        impl.tuning.columnsScalarLines = 1;
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
+        CHECK(plan.dispatches[0].pipeline.scalarLanes);
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 // Regression: with 32-invocation workgroups (4 subgroups) lavapipe left the
 // outputs of later subgroups unwritten (it runs memoryBarrierBuffer() as a
 // workgroup execution barrier, which the subgroups reached different numbers

@@ -58,13 +58,14 @@ TEST_CASE("tuning override: each entry replaces the knob it names, and nothing e
   Tuning several = gpu;
   several.rowsWorkgroupSize = 16;
   several.rowsStagedNodes = false;
+  several.columnsScalarLines = 3;
   several.chunkTargetInvocations = 4096;
   several.wholeLineInvocations = 100;
   several.chunkSmallProblem = 0;
   CHECK(tunedFor(DeviceClass::Gpu, 32, 1024, {},
                  parseTuningOverride("rowsWorkgroupSize=16,rowsStagedNodes=0,"
-                                     "chunkTargetInvocations=4096,wholeLineInvocations=100,"
-                                     "chunkSmallProblem=0")) == several);
+                                     "columnsScalarLines=3,chunkTargetInvocations=4096,"
+                                     "wholeLineInvocations=100,chunkSmallProblem=0")) == several);
 
   // The planner's class brings its own table, then the other entries apply.
   Tuning cpu = tuningFor(DeviceClass::Cpu, 32, 1024, {});
@@ -88,6 +89,8 @@ TEST_CASE("tuning override: an entry it cannot read is refused, and named") {
         "VKSCAN_TUNING: 'rowsWorkgroupSize=128': expected 16 or 256");
   CHECK(refusal("rowsStagedNodes=2") ==
         "VKSCAN_TUNING: 'rowsStagedNodes=2': out of range (0 to 1)");
+  CHECK(refusal("columnsScalarLines=0") ==
+        "VKSCAN_TUNING: 'columnsScalarLines=0': out of range (1 to 4294967295)");
   CHECK(refusal("chunkTargetInvocations=0") ==
         "VKSCAN_TUNING: 'chunkTargetInvocations=0': out of range (1 to 4294967295)");
   CHECK(refusal("planner=fpga") == "VKSCAN_TUNING: 'planner=fpga': expected gpu or cpu");
@@ -122,6 +125,17 @@ TEST_CASE("tuning override: planFor() plans with VKSCAN_TUNING") {
     REQUIRE(kernels(report) == std::vector<std::string>{"rows_onepass"});
     CHECK(report.dispatches[0].workgroupSize == 16);
     CHECK(report.dispatches[0].workgroups[0] == 4096);
+  }
+  {
+    // Seven lines off vectors: chunk walks by default, the columns one pass
+    // where the tuning takes that few.
+    const CumulativeSummationDesc columns = test::packedDesc(DataType::Float32, {1u << 20, 7}, 0);
+    CHECK(kernels(planFor(columns, "nvidia")).size() == 7);
+    TuningVariable few("columnsScalarLines=1");
+    PlanReport report = planFor(columns, "nvidia");
+    REQUIRE(kernels(report) == std::vector<std::string>{"columns_onepass"});
+    CHECK(report.dispatches[0].scalarLanes);
+    CHECK(report.trafficRatio < 1.03);
   }
   {
     // The CPU planner: no rows kernel, the line read twice.

@@ -165,6 +165,9 @@ std::vector<Case> gpuMatrix(bool quick) {
       {"columns_16k", T::Float32, {side, side}, 0},
       // Columns off vectors: one pass, lanes built element by element.
       {"columns_16k_odd", T::Float32, {side, side - 1}, 0},
+      // Few columns: one vector lane in one pass, and three lines off vectors in chunk walks.
+      {"columns_x4", T::Float32, {pick(1u << 24, 1u << 16), 4}, 0},
+      {"columns_x3", T::Float32, {pick(1u << 24, 1u << 16), 3}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Rows short of their nodes (1000 in 63 nodes of 16): staged tiles with a ragged end.
