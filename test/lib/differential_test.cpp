@@ -458,42 +458,44 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
   }
 }
 
-// Issue 47: strided axes whose lines are off vectors (an inner extent that
-// is no multiple of a vector, rows an odd number of elements apart, lines
-// with no contiguous dimension) take the columns one pass, its lanes built
-// element by element (PipelineKey::scalarLanes), where at least 16 lines
-// would otherwise take three chunk passes: one group and a lane of one line,
-// several groups, lines across two dimensions, and 18 tiles (two levels of
-// look-back). Two modes of each type (every mode of FLOAT32), the types
-// spread over the profiles whose workgroups hold 256 invocations
-// (takesType(): the emulated profile takes the 2-byte floats, on packed
-// halves, and UINT64, on pairs of words).
-TEST_CASE("columns one pass: lanes built element by element off vectors") {
-  struct Shape {
-    std::vector<uint32_t> sizes;
-    uint32_t axis;
-    std::vector<uint32_t> strides;  // empty: packed
-  };
-  const Shape shapes[] = {
-      {{1000, 17}, 0, {}},      {{300, 70}, 0, {71, 1}}, {{20, 400, 3}, 1, {1280, 3, 1}},
-      {{1000, 20}, 0, {41, 2}}, {{4400, 19}, 0, {}},
-  };
-  uint64_t seed = 600;
+// A strided shape whose lines are off vectors, for the columns one pass.
+struct OffVectorShape {
+  std::vector<uint32_t> sizes;
+  uint32_t axis;
+  std::vector<uint32_t> strides;  // empty: packed
+};
+
+// Each shape planned as one columns dispatch with lanes built element by
+// element and run against the reference: two modes of each type (every
+// mode of FLOAT32), the types spread over the GPU-tuned profiles, whose
+// workgroups hold 256 invocations (takesType(): the emulated profile takes
+// the 2-byte floats, on packed halves, and UINT64, on pairs of words).
+// scalarLines: the tuning's Tuning::columnsScalarLines, below which each
+// shape must first plan chunk walks; 0 keeps the profile's.
+void checkOffVectorColumns(const std::vector<OffVectorShape>& shapes, uint64_t seed, uint32_t salt,
+                           uint64_t scalarLines) {
   const std::vector<test::Profile> profiles =
       test::testedProfiles({test::Profile::GpuTuning, test::Profile::EmulatedGpuTuning});
   for (test::Profile profile : profiles) {
     Device& device = test::testDevice(profile);
-    const Device::Impl& impl = Device::Access::impl(device);
+    Device::Impl& impl = Device::Access::impl(device);
     CAPTURE(std::string(test::profileName(profile)));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    const uint64_t profileLines = impl.tuning.columnsScalarLines;
     for (DataType type : kTypes) {
-      if (!device.supports(type) || !takesType(profiles, profile, type, 0)) continue;
-      for (const Shape& shape : shapes) {
+      if (!device.supports(type) || !takesType(profiles, profile, type, salt)) continue;
+      for (const OffVectorShape& shape : shapes) {
         CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
         if (!shape.strides.empty()) {
           desc.input.strides = shape.strides;
           desc.output.strides = shape.strides;
         }
-        CAPTURE(shape.sizes);
+        CAPTURE(test::describe(desc));
+        if (scalarLines != 0) {
+          impl.tuning.columnsScalarLines = profileLines;
+          CHECK(planOn(impl, desc).dispatches[0].pipeline.stage != detail::Stage::ColumnsOnePass);
+          impl.tuning.columnsScalarLines = scalarLines;
+        }
         detail::Plan plan = planOn(impl, desc);
         REQUIRE(plan.dispatches.size() == 1);
         CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
@@ -504,49 +506,33 @@ TEST_CASE("columns one pass: lanes built element by element off vectors") {
   }
 }
 
+// Issue 47: strided axes whose lines are off vectors (an inner extent that
+// is no multiple of a vector, rows an odd number of elements apart, lines
+// with no contiguous dimension) take the columns one pass, its lanes built
+// element by element (PipelineKey::scalarLanes), where at least 16 lines
+// would otherwise take three chunk passes: one group and a lane of one line,
+// several groups, lines across two dimensions, and 18 tiles (two levels of
+// look-back).
+TEST_CASE("columns one pass: lanes built element by element off vectors") {
+  checkOffVectorColumns({{{1000, 17}, 0, {}},
+                         {{300, 70}, 0, {71, 1}},
+                         {{20, 400, 3}, 1, {1280, 3, 1}},
+                         {{1000, 20}, 0, {41, 2}},
+                         {{4400, 19}, 0, {}}},
+                        600, 0, 0);
+}
+
 // Fewer than 16 lines off vectors keep the chunk walks by default
 // (Tuning::columnsScalarLines), which a tuning may lower: the columns one
 // pass with most of its lanes empty, down to one strided line, is the same
-// canonical scan (on problems past chunkSmallProblem, which stay one walk). Two modes of each type,
-// spread over the GPU-tuned profiles, as above.
+// canonical scan (on problems past chunkSmallProblem, which stay one walk).
 TEST_CASE("columns one pass: fewer than 16 lines off vectors, where a tuning takes them") {
-  struct Shape {
-    std::vector<uint32_t> sizes;
-    uint32_t axis;
-    std::vector<uint32_t> strides;  // empty: packed
-  };
-  const Shape shapes[] = {
-      {{6000, 3}, 0, {}},     {{3000, 7}, 0, {}}, {{4400, 15}, 0, {}},
-      {{9000, 2}, 0, {5, 2}}, {{20000}, 0, {3}},
-  };
-  uint64_t seed = 650;
-  const std::vector<test::Profile> profiles =
-      test::testedProfiles({test::Profile::GpuTuning, test::Profile::EmulatedGpuTuning});
-  for (test::Profile profile : profiles) {
-    Device& device = test::testDevice(profile);
-    Device::Impl& impl = Device::Access::impl(device);
-    CAPTURE(std::string(test::profileName(profile)));
-    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
-    for (DataType type : kTypes) {
-      if (!device.supports(type) || !takesType(profiles, profile, type, 1)) continue;
-      for (const Shape& shape : shapes) {
-        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
-        if (!shape.strides.empty()) {
-          desc.input.strides = shape.strides;
-          desc.output.strides = shape.strides;
-        }
-        CAPTURE(shape.sizes);
-        impl.tuning.columnsScalarLines = 16;
-        CHECK(planOn(impl, desc).dispatches[0].pipeline.stage != detail::Stage::ColumnsOnePass);
-        impl.tuning.columnsScalarLines = 1;
-        detail::Plan plan = planOn(impl, desc);
-        REQUIRE(plan.dispatches.size() == 1);
-        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
-        CHECK(plan.dispatches[0].pipeline.scalarLanes);
-        checkTypeModes(desc, seed++, profile);
-      }
-    }
-  }
+  checkOffVectorColumns({{{6000, 3}, 0, {}},
+                         {{3000, 7}, 0, {}},
+                         {{4400, 15}, 0, {}},
+                         {{9000, 2}, 0, {5, 2}},
+                         {{20000}, 0, {3}}},
+                        650, 1, 1);
 }
 
 // Regression: with 32-invocation workgroups (4 subgroups) lavapipe left the
