@@ -54,7 +54,7 @@ TuningOverride parseTuningOverride(const std::string& text) {
     } else if (name == "rowsWorkgroupSize") {
       // Rows tiles are whole subtrees of the canonical order.
       if (value != "16" && value != "256") refuse(entry, "expected 16 or 256");
-      setOnce(result.rowsWorkgroupSize, static_cast<uint32_t>(count(entry, value, 16, 256)), entry);
+      setOnce(result.rowsWorkgroupSize, value == "16" ? 16u : 256u, entry);
     } else if (name == "rowsStagedNodes") {
       setOnce(result.rowsStagedNodes, count(entry, value, 0, 1) == 1, entry);
     } else if (name == "columnsScalarLines") {
