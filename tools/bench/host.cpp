@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "parallel_for.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -56,18 +58,32 @@ auto withTraits(DataType type, F&& f) {
   throw Error(std::string("vkscan-bench has no host code for ") + dataTypeName(type));
 }
 
-// Calls f(first, step, n) for every line: element k in traversal order is
-// at first + k * step.
-template <typename F>
-void forEachLine(const Case& c, F&& f) {
+// Line l (outer-major, as the tensor's lines lie): element k in traversal
+// order is at first + k * step.
+struct Line {
+  int64_t first;
+  int64_t step;
+};
+
+Line lineAt(const Case& c, uint64_t l) {
   uint64_t n = c.axisLen();
   uint64_t inner = c.inner();
-  int64_t step = c.decreasing ? -int64_t(inner) : int64_t(inner);
-  for (uint64_t o = 0; o < c.outer(); ++o) {
-    for (uint64_t i = 0; i < inner; ++i) {
-      uint64_t first = (o * n + (c.decreasing ? n - 1 : 0)) * inner + i;
-      f(int64_t(first), step, n);
-    }
+  uint64_t o = l / inner;
+  uint64_t i = l % inner;
+  uint64_t first = (o * n + (c.decreasing ? n - 1 : 0)) * inner + i;
+  return {int64_t(first), c.decreasing ? -int64_t(inner) : int64_t(inner)};
+}
+
+uint64_t lineCount(const Case& c) {
+  return c.outer() * c.inner();
+}
+
+// Calls f(first, step, n) for every line.
+template <typename F>
+void forEachLine(const Case& c, F&& f) {
+  for (uint64_t l = 0; l < lineCount(c); ++l) {
+    Line line = lineAt(c, l);
+    f(line.first, line.step, c.axisLen());
   }
 }
 
@@ -106,17 +122,24 @@ A combine(ScanOperation op, A earlier, A later) {
   }
 }
 
-// The canonical order: a radix-16 tree of serial folds, built level by level.
-template <typename A>
+// The canonical order: a radix-16 tree of serial folds, built level by level,
+// over one line of stored elements (Tr: their type and accumulator).
+// `threads` split each level's groups, which fold independently.
+template <typename Tr>
 class CanonicalScan {
  public:
-  void run(ScanOperation op, const A* x, size_t n, bool exclusive, A* out) {
+  using A = typename Tr::Acc;
+  using Stored = typename Tr::Stored;
+
+  void run(ScanOperation op, const Stored* in, Line at, size_t n, bool exclusive, Stored* out,
+           unsigned threads) {
     constexpr size_t B = 16;
     const A id = identity<A>(op);
     if (n == 0) return;
+    auto x = [&](size_t i) { return Tr::load(in[at.first + int64_t(i) * at.step]); };
+    auto put = [&](size_t i, A value) { out[at.first + int64_t(i) * at.step] = Tr::store(value); };
     size_t top = 0;
     size_t count = n;
-    const A* below = x;
     do {
       ++top;
       if (levels_.size() <= top) {
@@ -124,47 +147,58 @@ class CanonicalScan {
         carries_.resize(top + 1);
       }
       std::vector<A>& above = levels_[top];
+      const std::vector<A>& below = levels_[top - 1];
       above.resize((count + B - 1) / B);
-      for (size_t q = 0; q < above.size(); ++q) {
-        A s = id;
-        for (size_t j = q * B; j < std::min(count, q * B + B); ++j) s = combine(op, s, below[j]);
-        above[q] = s;
-      }
-      below = above.data();
+      parallelFor(above.size(), threadsFor(count, threads), [&](uint64_t begin, uint64_t end) {
+        for (size_t q = begin; q < end; ++q) {
+          A s = id;
+          for (size_t j = q * B; j < std::min(count, q * B + B); ++j) {
+            s = combine(op, s, top == 1 ? x(j) : below[j]);
+          }
+          above[q] = s;
+        }
+      });
       count = above.size();
     } while (count > 1);
 
     carries_[top].assign(1, id);
     for (size_t k = top - 1; k >= 1; --k) {
       const std::vector<A>& level = levels_[k];
+      const std::vector<A>& parents = carries_[k + 1];
       std::vector<A>& carry = carries_[k];
       carry.resize(level.size());
-      for (size_t g = 0; g * B < level.size(); ++g) {
-        A partial = id;
-        for (size_t p = g * B; p < std::min(level.size(), g * B + B); ++p) {
-          carry[p] = combine(op, carries_[k + 1][g], partial);
-          partial = combine(op, partial, level[p]);
+      const size_t groups = (level.size() + B - 1) / B;
+      parallelFor(groups, threadsFor(level.size(), threads), [&](uint64_t begin, uint64_t end) {
+        for (size_t g = begin; g < end; ++g) {
+          A partial = id;
+          for (size_t p = g * B; p < std::min(level.size(), g * B + B); ++p) {
+            carry[p] = combine(op, parents[g], partial);
+            partial = combine(op, partial, level[p]);
+          }
         }
-      }
+      });
     }
     const std::vector<A>& carry = carries_[1];
-    for (size_t g = 0; g * B < n; ++g) {
-      A partial = id;
-      for (size_t i = g * B; i < std::min(n, g * B + B); ++i) {
-        if (exclusive) {
-          out[i] = combine(op, carry[g], partial);
-          partial = combine(op, partial, x[i]);
-        } else {
-          partial = combine(op, partial, x[i]);
-          out[i] = combine(op, carry[g], partial);
+    parallelFor((n + B - 1) / B, threadsFor(n, threads), [&](uint64_t begin, uint64_t end) {
+      for (size_t g = begin; g < end; ++g) {
+        A partial = id;
+        for (size_t i = g * B; i < std::min(n, g * B + B); ++i) {
+          const A xi = x(i);
+          if (exclusive) {
+            put(i, combine(op, carry[g], partial));
+            partial = combine(op, partial, xi);
+          } else {
+            partial = combine(op, partial, xi);
+            put(i, combine(op, carry[g], partial));
+          }
         }
       }
-    }
-    if (exclusive) out[0] = op == ScanOperation::Sum ? A(0) : id;
+    });
+    if (exclusive) put(0, op == ScanOperation::Sum ? A(0) : id);
   }
 
  private:
-  std::vector<std::vector<A>> levels_;   // levels_[k]: level-k values, k >= 1
+  std::vector<std::vector<A>> levels_;   // levels_[k]: level-k values, k >= 1 (0: unused)
   std::vector<std::vector<A>> carries_;  // carries_[k][p]: X_k(p)
 };
 
@@ -298,8 +332,10 @@ bool hasF16c() {
 void scanHalfLineF16c(const uint16_t*, int64_t, int64_t, uint64_t, bool, uint16_t*) {}
 #endif
 
+constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ull;
+
 uint64_t splitmix(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  uint64_t z = (state += kGolden);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
@@ -358,9 +394,14 @@ uint16_t floatToHalf(float value) {
   return uint16_t(sign | half);
 }
 
-void fillInput(const Case& c, void* data, uint64_t seed) {
-  uint64_t state = seed;
-  uint64_t count = c.elementCount();
+void fillInput(const Case& c, void* data, uint64_t seed, unsigned threads) {
+  const uint64_t count = c.elementCount();
+  // Element i's bits: splitmix's (i + 1)-th output from `seed`, so that any
+  // range can start anywhere.
+  auto randomAt = [seed](uint64_t i) {
+    uint64_t state = seed + i * kGolden;
+    return splitmix(state);
+  };
   switch (c.type) {
     case DataType::Float32: {
       float* out = static_cast<float*>(data);
@@ -369,27 +410,35 @@ void fillInput(const Case& c, void* data, uint64_t seed) {
       // drift by -E[u^2]/2 per step in the logarithm: on an H200, 2^28 of
       // them went below 2^-126 and a flushing device returned 0.
       const bool product = c.operation == ScanOperation::Product;
-      for (uint64_t i = 0; i < count; ++i) {
-        int32_t r = int32_t(splitmix(state) >> 40) - (1 << 23);
-        if (product) {
-          out[i] = i % 2 == 1 ? 1.0f / out[i - 1] : 1.0f + std::ldexp(float(r), -32);
-        } else {
-          out[i] = std::ldexp(float(r), -23);
+      auto random = [&](uint64_t i) { return int32_t(randomAt(i) >> 40) - (1 << 23); };
+      parallelFor(count, threadsFor(count, threads), [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          if (product) {
+            const uint64_t first = i - i % 2;  // of the pair
+            const float factor = 1.0f + std::ldexp(float(random(first)), -32);
+            out[i] = i == first ? factor : 1.0f / factor;
+          } else {
+            out[i] = std::ldexp(float(random(i)), -23);
+          }
         }
-      }
+      });
       break;
     }
     case DataType::Float16: {
       uint16_t* out = static_cast<uint16_t*>(data);
-      for (uint64_t i = 0; i < count; ++i) {
-        int32_t r = int32_t(splitmix(state) >> 53) - (1 << 10);
-        out[i] = floatToHalf(std::ldexp(float(r), -10));
-      }
+      parallelFor(count, threadsFor(count, threads), [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          int32_t r = int32_t(randomAt(i) >> 53) - (1 << 10);
+          out[i] = floatToHalf(std::ldexp(float(r), -10));
+        }
+      });
       break;
     }
     case DataType::UInt64: {
       uint64_t* out = static_cast<uint64_t*>(data);
-      for (uint64_t i = 0; i < count; ++i) out[i] = splitmix(state);
+      parallelFor(count, threadsFor(count, threads), [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) out[i] = randomAt(i);
+      });
       break;
     }
     default:
@@ -397,20 +446,27 @@ void fillInput(const Case& c, void* data, uint64_t seed) {
   }
 }
 
-void referenceScan(const Case& c, const void* input, void* output) {
+void referenceScan(const Case& c, const void* input, void* output, unsigned threads) {
   withTraits(c.type, [&](auto traits) {
     using Tr = decltype(traits);
-    using Acc = typename Tr::Acc;
     const auto* in = static_cast<const typename Tr::Stored*>(input);
     auto* out = static_cast<typename Tr::Stored*>(output);
-    CanonicalScan<Acc> scan;
-    std::vector<Acc> line(c.axisLen());
-    std::vector<Acc> scanned(c.axisLen());
-    forEachLine(c, [&](int64_t first, int64_t step, uint64_t n) {
-      for (uint64_t k = 0; k < n; ++k) line[k] = Tr::load(in[first + int64_t(k) * step]);
-      scan.run(c.operation, line.data(), n, c.exclusive, scanned.data());
-      for (uint64_t k = 0; k < n; ++k) out[first + int64_t(k) * step] = Tr::store(scanned[k]);
-    });
+    const uint64_t n = c.axisLen();
+    const uint64_t lines = lineCount(c);
+    // Lines [begin, end), each scanned on `inside` threads.
+    auto scanLines = [&](uint64_t begin, uint64_t end, unsigned inside) {
+      CanonicalScan<Tr> scan;
+      for (uint64_t l = begin; l < end; ++l) {
+        scan.run(c.operation, in, lineAt(c, l), n, c.exclusive, out, inside);
+      }
+    };
+    // Lines enough for every thread: a line each; else the threads share each line.
+    if (lines >= threads) {
+      parallelFor(lines, threadsFor(lines * n, threads),
+                  [&](uint64_t begin, uint64_t end) { scanLines(begin, end, 1); });
+    } else {
+      scanLines(0, lines, threads);
+    }
   });
 }
 

@@ -3,11 +3,38 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cases.hpp"
 
 namespace vkscan::bench {
+
+// An allocator that leaves bytes uninitialised: a 1 GiB tensor's copies are
+// then first touched by the threads that fill them, not zeroed on one.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+// A tensor's bytes on the host: whoever makes one writes all of it.
+using HostBytes = std::vector<uint8_t, UninitializedAllocator<uint8_t>>;
 
 float halfToFloat(uint16_t half);
 uint16_t floatToHalf(float value);  // round to nearest even
@@ -16,13 +43,13 @@ uint16_t floatToHalf(float value);  // round to nearest even
 // (f16) in [-1, 1), so no sum is ever a denormal (which devices may flush);
 // integers use all 64 bits, so sums wrap. FLOAT32 products get factors
 // within 2^-9 of 1, each followed by its reciprocal, so that they stay normal
-// numbers.
-void fillInput(const Case& c, void* data, uint64_t seed);
+// numbers. The bytes are the same for any number of `threads`.
+void fillInput(const Case& c, void* data, uint64_t seed, unsigned threads);
 
 // The scan (c.operation) in the canonical order of include/vkscan/vkscan.hpp,
 // written independently of the library: vkscan's output must equal it bit
-// for bit.
-void referenceScan(const Case& c, const void* input, void* output);
+// for bit. The bytes are the same for any number of `threads`.
+void referenceScan(const Case& c, const void* input, void* output, unsigned threads);
 
 // The result of comparing one method's output.
 struct Check {

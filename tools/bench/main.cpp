@@ -594,10 +594,16 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   const uint64_t bytes = c.bytes();
   const uint64_t allocation = roundUp16(c.desc().input.totalBytes());
 
-  std::vector<uint8_t> input(allocation), expected(allocation);
-  std::vector<uint8_t> cpuOut(options.gpuMatrix ? 0 : allocation);
-  fillInput(c, input.data(), seed);
-  referenceScan(c, input.data(), expected.data());
+  const auto hostStart = Clock::now();
+  const unsigned threads = unsigned(usableCpus());
+  HostBytes input(allocation), expected(allocation);
+  HostBytes cpuOut(options.gpuMatrix ? 0 : allocation);
+  fillInput(c, input.data(), seed, threads);
+  referenceScan(c, input.data(), expected.data(), threads);
+  // The padding past the tensor, which the device buffers carry.
+  std::fill(input.begin() + bytes, input.end(), 0);
+  std::fill(expected.begin() + bytes, expected.end(), 0);
+  result.referenceSeconds = nsSince(hostStart) / 1e9;
 
   Operator op = device.createOperator(c.desc());
   result.scratchBytes = op.scratchSize();
@@ -728,7 +734,9 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
                        },
                        {}});
   }
+  const auto timingStart = Clock::now();
   result.repetitions = runRoundRobin(methods, timingFor(options, c));
+  result.timingSeconds = nsSince(timingStart) / 1e9;
 
   result.vkscanNs = methods[0].medianGpu();
   result.vkscanWallNs = methods[0].medianWall();
@@ -753,7 +761,7 @@ CaseResult runCase(Gpu& gpu, const Device& device, const Case& c, const Roofs& r
   result.deviceLocal = placement == Placement::DeviceLocal;
 
   // Every output read back whole and checked whole, 2^28 elements included.
-  std::vector<uint8_t> source(allocation), got(allocation);
+  HostBytes source(allocation), got(allocation);
   gpu.download(in, source.data(), allocation);
   if (c.inPlace) {
     got = source;
@@ -850,7 +858,7 @@ PipelineReport measurePipelines(const DeviceOptions& base, const Options& option
                                 const std::string& cacheRoot, uint64_t& validationMessages) {
   Case c{"pipeline", DataType::Float32, {options.quick ? 1u << 16 : 1u << 20}, 0};
   std::vector<uint8_t> input(roundUp16(c.bytes()));
-  fillInput(c, input.data(), 7);
+  fillInput(c, input.data(), 7, unsigned(usableCpus()));
   PipelineReport report;
   report.shape = "1-D " + c.shapeText() + " f32";
   report.diskCacheDisabled = std::getenv("MESA_SHADER_CACHE_DISABLE") != nullptr;
@@ -1021,6 +1029,7 @@ int run(const Options& options) {
       progress("[%zu/%zu] %s %s axis %u %s %s", i + 1, cases.size(), c.name.c_str(),
                c.shapeText().c_str(), c.axis, c.typeText().c_str(), c.flagsText().c_str());
       CaseResult result;
+      const auto caseStart = Clock::now();
       try {
         result = runCase(gpu, scanDevice, c, roofs, options, 1000 + i);
       } catch (const Error& error) {
@@ -1028,6 +1037,7 @@ int run(const Options& options) {
         result.c = c;
         result.failures.push_back(std::string("error: ") + error.what());
       }
+      result.seconds = nsSince(caseStart) / 1e9;
       gpu.releaseDescriptorSets();  // the case's command buffers are gone
       if (result.ran) {
         char naive[32] = "n/a";
@@ -1043,6 +1053,9 @@ int run(const Options& options) {
                  result.gbps(result.vkscanNs), result.vkscanNs / 1e3, result.gbps(result.roofNs),
                  transfer, naive, cpu, result.repetitions,
                  result.failures.empty() ? "" : " -- CHECK FAILED");
+        // Where a GPU check's minutes go.
+        progress("  %.1f s: input and reference %.1f s, timed rounds %.1f s", result.seconds,
+                 result.referenceSeconds, result.timingSeconds);
       }
       for (const std::string& f : result.failures) progress("  FAIL: %s", f.c_str());
       if (!result.failures.empty()) ++failures;

@@ -40,6 +40,11 @@ struct CaseResult {
   uint32_t dispatches = 0;
   uint32_t repetitions = 0;
   std::vector<std::string> failures;  // empty: every check passed
+  // Host seconds of the case (progress only): the input and reference, the
+  // timed rounds, and everything.
+  double referenceSeconds = 0;
+  double timingSeconds = 0;
+  double seconds = 0;
 
   double gbps(double ns) const { return ns > 0 ? 2.0 * double(c.bytes()) / ns : 0; }
   // vkscan's speed as a fraction of the roof's: the median over the rounds
