@@ -407,12 +407,12 @@ run() {
   else
     step torch 70 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
   fi
-  local tunings=${GPU_CHECK_VARIANTS:-$DEFAULT_VARIANTS}
-  if [[ $tunings == none ]]; then
+  local variant_list=${GPU_CHECK_VARIANTS:-$DEFAULT_VARIANTS}
+  if [[ $variant_list == none ]]; then
     echo "variants,skipped,0,-" >>"$STEPS_CSV"
   elif [[ ${GPU_CHECK_VARIANTS_ALWAYS:-0} == 1 ]] || one_d_missed; then
-    step variants 75 variants "$work/bin/vkscan-bench" "$OUT" "${GPU_CHECK_QUICK:-0}" "$tunings" \
-      "${GPU_CHECK_VARIANT_CASES:-$DEFAULT_VARIANT_CASES}"
+    step variants 75 variants "$work/bin/vkscan-bench" "$OUT" "${GPU_CHECK_QUICK:-0}" \
+      "$variant_list" "${GPU_CHECK_VARIANT_CASES:-$DEFAULT_VARIANT_CASES}"
   else
     log "variants: skipped (1-D FLOAT32 2^28 meets its bars)"
     echo "variants,skipped,0,-" >>"$STEPS_CSV"
