@@ -7,7 +7,9 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
+#include <vkscan/plans.hpp>
 
 using namespace vkscan::bench;
 
@@ -72,5 +74,29 @@ TEST_CASE("bench cases: the torch peer's cases are the GPU matrix's, shape and a
     CHECK(peer[i].name == matrix[i].name);
     CHECK(peer[i].sizes == matrix[i].sizes);
     CHECK(peer[i].axis == matrix[i].axis);
+  }
+}
+
+// docs/gpu-check.md: rows_4096, rows_16k, rows_262144 and 1d_256m measure the
+// look-back level by level only while an NVIDIA GPU plans them all as one
+// dispatch of the same 65536 tiles, the first without a look-back.
+TEST_CASE("bench cases: the look-back ladder is one dispatch of the same tiles on NVIDIA") {
+  const std::vector<Case> matrix = gpuMatrix(false);
+  const std::vector<std::pair<std::string, std::string>> ladder = {{"rows_4096", "rows_scan"},
+                                                                   {"rows_16k", "rows_onepass"},
+                                                                   {"rows_262144", "rows_onepass"},
+                                                                   {"1d_256m", "rows_onepass"}};
+  for (const auto& [name, kernel] : ladder) {
+    CAPTURE(name);
+    const std::vector<Case> selected = selectCases(matrix, {name + "$"});
+    REQUIRE(selected.size() == 1);
+    const vkscan::PlanReport plan = vkscan::planFor(selected[0].desc(), "nvidia");
+    REQUIRE(plan.dispatches.size() == 1);
+    const vkscan::PlannedDispatch& d = plan.dispatches[0];
+    CHECK(d.kernel == kernel);
+    CHECK(uint64_t{d.workgroups[0]} * d.workgroups[1] * d.workgroups[2] == 65536);
+    CHECK(d.workgroupSize == 256);
+    CHECK(d.inputBytesRead == uint64_t{1} << 30);
+    CHECK((plan.scratchBytes == 0) == (kernel == "rows_scan"));
   }
 }

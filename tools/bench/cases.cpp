@@ -162,6 +162,10 @@ std::vector<Case> gpuMatrix(bool quick) {
       {"1d_128m_u64", T::UInt64, {pick(1u << 27, 1u << 19)}, 0},
       {"1d_256m_f16", T::Float16, {pick(1u << 28, 1u << 20)}, 0},
       {"rows_16k", T::Float32, {side, side}, 1},
+      // The look-back's cost level by level, 1 GiB each: lines of one tile (a workgroup each,
+      // no look-back) and of 64 (two levels); rows_16k's lines take one level, 1d_256m four.
+      {"rows_4096", T::Float32, {pick(1u << 16, 256), 4096}, 1},
+      {"rows_262144", T::Float32, {pick(1024, 4), 262144}, 1},
       {"columns_16k", T::Float32, {side, side}, 0},
       // Columns off vectors: one pass, lanes built element by element.
       {"columns_16k_odd", T::Float32, {side, side - 1}, 0},
