@@ -316,6 +316,12 @@ if bench:
                      f"{tcol} {ratio} {r['check']}")
     lines.append("bars of issue 47 (for an H100):")
     lines += [f"  {text}: {'met' if met else 'MISSED'}" for text, met, _ in bars()]
+    # The same 65536 tiles behind 0, 1, 2 and 4 levels of look-back.
+    ladder = [(c, n) for c, n in (("rows_4096", 0), ("rows_16k", 1), ("rows_262144", 2),
+                                  ("1d_256m", 4)) if c in bench]
+    if ladder:
+        lines.append("look-back ladder (the same tiles; share of the compute-copy roof):")
+        lines += [f"  {c:12s} levels {n}  {float(bench[c]['ratio_roof']):.3f}" for c, n in ladder]
     baseline = rows("bench-baseline.csv")
     if baseline:
         lines.append("baseline (MANIFEST's commit) in the same run: GPU time, and this "
