@@ -23,7 +23,7 @@
 # GPU_CHECK_FOCUS_ARGS and GPU_CHECK_FOCUS_PROFILES (doctest arguments and
 # VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: by default the
 # cases of the GPU plans' kernels, with the GPU-tuned profiles; "none": no such
-# run),
+# run), GPU_CHECK_TEST_SHARDS (processes per suite, half the CPUs, at most 8),
 # GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
 # GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m rows_16k
 # short_rows_16m": substrings, as --case takes them), GPU_CHECK_VARIANTS
@@ -33,7 +33,8 @@
 set -uo pipefail
 
 usage() {
-  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+  # The header comment, down to the first line of code.
+  sed -n '2,/^set -uo pipefail/p' "$0" | sed '$d; s/^# \{0,1\}//'
   exit 2
 }
 
@@ -211,13 +212,53 @@ unpack() {
 DEFAULT_FOCUS_ARGS='-tc=rows kernels:*,one-pass kernels*,single pass with look-back*,columns one pass*,carry: one-pass*,carry: one scan*,carry: a device of GPU*,long axes*,axis lengths*,spec example*'
 DEFAULT_FOCUS_PROFILES='native,gpu-tuning,small-workgroups'
 
+# shards LOG N COMMAND...: COMMAND, a doctest binary with its arguments, in N
+# processes at once, each taking a contiguous range of the cases its filters
+# pass (--first, --last), its output in LOG.K; fails where any shard fails.
+# A driver compiles pipelines on the CPU, one at a time per process, so the
+# GPU machine's 16 cores run a suite several times faster in shards.
+shards() {
+  local log=$1 n=$2
+  shift 2
+  local count
+  count=$("$@" --count 2>/dev/null | sed -n 's/.*passing the current filters: \([0-9]*\).*/\1/p')
+  ((n > ${count:-0})) && n=${count:-0}
+  if ((n <= 1)); then
+    "$@"
+    return
+  fi
+  local k rc=0 pids=()
+  for ((k = 0; k < n; ++k)); do
+    "$@" --first=$((count * k / n + 1)) --last=$((count * (k + 1) / n)) >"$log.$k" 2>&1 &
+    pids+=($!)
+  done
+  for k in "${!pids[@]}"; do
+    wait "${pids[$k]}" || rc=1
+    echo "shard $k of $n (cases $((count * k / n + 1)) to $((count * (k + 1) / n)) of $count):"
+    grep -E '^\[doctest\] (test cases|assertions|Status)' "$log.$k"
+  done
+  return "$rc"
+}
+
+# Shards of each suite: half the CPUs, at most 8 (GPU_CHECK_TEST_SHARDS).
+test_shards() {
+  local cpus
+  cpus=$(nproc 2>/dev/null || echo 2)
+  local n=${GPU_CHECK_TEST_SHARDS:-$((cpus / 2))}
+  ((n > 8)) && n=8
+  ((n < 1)) && n=1
+  echo "$n"
+}
+
 run_tests() {
   local work=$1 name
   # The GPU paths (or known failures) first, so that the whole suites' caps
   # cannot starve them.
-  local focus=${GPU_CHECK_FOCUS_ARGS:-$DEFAULT_FOCUS_ARGS}
+  local focus=${GPU_CHECK_FOCUS_ARGS:-$DEFAULT_FOCUS_ARGS} shards
+  shards=$(test_shards)
   if [[ $focus != none && -x $work/tests/vkscan_tests ]]; then
-    step test-focus 90 env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-$DEFAULT_FOCUS_PROFILES}" \
+    step test-focus 90 shards "$OUT/test-focus.log" "$shards" \
+      env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-$DEFAULT_FOCUS_PROFILES}" \
       "$work/tests/vkscan_tests" --duration=true "$focus"
   fi
   for name in "${TESTS[@]}"; do
@@ -230,7 +271,11 @@ run_tests() {
     [[ $name == vkscan_concurrency_tests ]] && budget=25
     local extra=()
     [[ -n ${GPU_CHECK_TEST_ARGS:-} ]] && extra=("$GPU_CHECK_TEST_ARGS")
-    step "test-$name" "$budget" "$test" --duration=true "${extra[@]}"
+    # The concurrency suite runs threads of its own.
+    local n=$shards
+    [[ $name == vkscan_concurrency_tests ]] && n=1
+    step "test-$name" "$budget" shards "$OUT/test-$name.log" "$n" "$test" --duration=true \
+      "${extra[@]}"
   done
 }
 
