@@ -456,7 +456,7 @@ run() {
   if [[ ${GPU_CHECK_SKIP_TORCH:-0} == 1 ]]; then
     echo "torch,skipped,0,-" >>"$STEPS_CSV"
   else
-    step torch 70 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
+    step torch 90 python3 "$bundle/torch_peer.py" --out "$OUT/torch.csv"
   fi
   local variant_list=${GPU_CHECK_VARIANTS:-$DEFAULT_VARIANTS}
   if [[ $variant_list == none ]]; then
