@@ -213,28 +213,40 @@ DEFAULT_FOCUS_ARGS='-tc=rows kernels:*,one-pass kernels*,single pass with look-b
 DEFAULT_FOCUS_PROFILES='native,gpu-tuning,small-workgroups'
 
 # shards LOG N COMMAND...: COMMAND, a doctest binary with its arguments, in N
-# processes at once, each taking a contiguous range of the cases its filters
-# pass (--first, --last), its output in LOG.K; fails where any shard fails.
-# A driver compiles pipelines on the CPU, one at a time per process, so the
-# GPU machine's 16 cores run a suite several times faster in shards.
+# processes at once, the cases its filters pass dealt out round-robin in
+# file order (so that one file's slow cases spread), each process given its
+# names as the last -tc (commas and backslashes escaped), its output in
+# LOG.K; fails where any shard fails. A driver compiles pipelines on the
+# CPU, one at a time per process: the GPU machine's 16 cores run a suite
+# several times faster in shards.
 shards() {
   local log=$1 n=$2
   shift 2
-  local count
-  count=$("$@" --count 2>/dev/null | sed -n 's/.*passing the current filters: \([0-9]*\).*/\1/p')
-  ((n > ${count:-0})) && n=${count:-0}
+  local names=()
+  # The names between the two rules of '=' after the listing's title.
+  mapfile -t names < <("$@" --list-test-cases 2>/dev/null |
+    awk '/listing all test case names/ { title = 1; next }
+         title && /^=+$/ { if (++rule == 2) exit; next }
+         rule == 1')
+  local count=${#names[@]}
+  ((n > count)) && n=$count
   if ((n <= 1)); then
     "$@"
     return
   fi
-  local k rc=0 pids=()
+  local k i name filter rc=0 pids=()
   for ((k = 0; k < n; ++k)); do
-    "$@" --first=$((count * k / n + 1)) --last=$((count * (k + 1) / n)) >"$log.$k" 2>&1 &
+    filter=
+    for ((i = k; i < count; i += n)); do
+      name=${names[i]//\\/\\\\}
+      filter+=${filter:+,}${name//,/\\,}
+    done
+    "$@" "-tc=$filter" >"$log.$k" 2>&1 &
     pids+=($!)
   done
   for k in "${!pids[@]}"; do
-    wait "${pids[$k]}" || rc=1
-    echo "shard $k of $n (cases $((count * k / n + 1)) to $((count * (k + 1) / n)) of $count):"
+    wait "${pids[k]}" || rc=1
+    echo "shard $k of $n (cases $((k + 1)), $((k + 1 + n)), ... of $count):"
     grep -E '^\[doctest\] (test cases|assertions|Status)' "$log.$k"
   done
   return "$rc"
