@@ -217,8 +217,8 @@ DEFAULT_FOCUS_PROFILES='native,gpu-tuning,small-workgroups'
 # file order (so that one file's slow cases spread), each process given its
 # names as the last -tc (commas and backslashes escaped), its output in
 # LOG.K; fails where any shard fails. A driver compiles pipelines on the
-# CPU, one at a time per process: the GPU machine's 16 cores run a suite
-# several times faster in shards.
+# CPU, one at a time per process, so shards put a machine's other cores to
+# work.
 shards() {
   local log=$1 n=$2
   shift 2
@@ -266,10 +266,10 @@ run_tests() {
   local work=$1 name
   # The GPU paths (or known failures) first, so that the whole suites' caps
   # cannot starve them.
-  local focus=${GPU_CHECK_FOCUS_ARGS:-$DEFAULT_FOCUS_ARGS} shards
-  shards=$(test_shards)
+  local focus=${GPU_CHECK_FOCUS_ARGS:-$DEFAULT_FOCUS_ARGS} shard_count
+  shard_count=$(test_shards)
   if [[ $focus != none && -x $work/tests/vkscan_tests ]]; then
-    step test-focus 90 shards "$OUT/test-focus.log" "$shards" \
+    step test-focus 90 shards "$OUT/test-focus.log" "$shard_count" \
       env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-$DEFAULT_FOCUS_PROFILES}" \
       "$work/tests/vkscan_tests" --duration=true "$focus"
   fi
@@ -284,7 +284,7 @@ run_tests() {
     local extra=()
     [[ -n ${GPU_CHECK_TEST_ARGS:-} ]] && extra=("$GPU_CHECK_TEST_ARGS")
     # The concurrency suite runs threads of its own.
-    local n=$shards
+    local n=$shard_count
     [[ $name == vkscan_concurrency_tests ]] && n=1
     step "test-$name" "$budget" shards "$OUT/test-$name.log" "$n" "$test" --duration=true \
       "${extra[@]}"

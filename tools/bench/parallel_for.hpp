@@ -1,5 +1,5 @@
-// The benchmark's host work (input, reference) split across the CPUs: a
-// 1 GiB case's reference took the GPU check longer than its timed rounds.
+// The benchmark's host work (input, reference) split across the CPUs, so
+// that a GPU check's minutes go to the GPU rather than to one host thread.
 // Every index is handled once, by the same code whatever the split, so the
 // bytes never depend on the thread count.
 #pragma once
