@@ -206,10 +206,14 @@ class GpuPlanner final : public Planner {
   // (kernels/columns_onepass.comp), for lines of several tiles: a line of
   // one needs no look-back, which the chunk walks spare. Lanes are vectors
   // of lines where those lie in vectors, else built element by element from
-  // Tuning::columnsScalarLines lines.
+  // Tuning::columnsScalarLines lines. The kernel indexes its look-back words
+  // in 32 bits, so many lines of millions of tiles keep the chunk walks.
   bool columnsInOnePass(const Problem& p, const Bindings& b) const {
+    uint64_t words = onePassScratchWords(p.lineCount(), ceilDiv(p.axisLen, kColumnsTile),
+                                         dataTypeSize(accumulationType(p.type)));
     return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kColumnsTile &&
-           (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines);
+           (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines) &&
+           words <= UINT32_MAX;
   }
 
   void planColumnsOnePass(const Problem& p, const Bindings& b,

@@ -1103,3 +1103,23 @@ TEST_CASE("plan regression: columns of one tile take no one-pass look-back") {
     if (d.pipeline.stage == Stage::ColumnsOnePass) CHECK(d.params.chunksPerLine >= 2);
   }
 }
+
+// fuzz/regressions/plan/columns-onepass-words-32bit: the columns one pass
+// indexes its look-back words in 32 bits, but pieces of many lines of
+// millions of tiles need more (here 448 lines of 2,380,232 tiles, 4.4e9
+// words). Such pieces now take the chunk walks.
+TEST_CASE("plan regression: columns one pass keeps its look-back words within 2^32") {
+  CumulativeSummationDesc desc =
+      vkscan::test::packedDesc(DataType::UInt32, {609339163, 8, 8, 8, 2, 10, 7}, 0);
+  desc.input.strides = {60, 60, 37, 1767859568, 2340603531, 1031929856, 0};
+  PlanLimits limits{64, 1024, 2031845357, 12091951};
+  Plan plan = makePlan(normalize(desc), limits, tuningFor(DeviceClass::Gpu, 64, 1024, {}));
+  checkInvariants(desc, plan, limits);
+  // A piece of few enough lines still takes the one pass.
+  desc.input.sizes = desc.output.sizes = {609339163, 8, 2, 1, 1, 1, 1};
+  plan = makePlan(normalize(desc), limits, tuningFor(DeviceClass::Gpu, 64, 1024, {}));
+  checkInvariants(desc, plan, limits);
+  bool onePass = false;
+  for (const Dispatch& d : plan.dispatches) onePass |= d.pipeline.stage == Stage::ColumnsOnePass;
+  CHECK(onePass);
+}
