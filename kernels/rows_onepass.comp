@@ -107,8 +107,9 @@ void main() {
   uint tileSlot = sTile;
   // Workgroups beyond the tiles (the grid's padding) have nothing to do.
   if (tileSlot >= tileCount()) return;
-  uint line = tileSlot / p.chunksPerLine;
-  uint tile = tileSlot - line * p.chunksPerLine;
+  bool linesFastest = (p.flags & VKSCAN_FLAG_LINES_FASTEST) != 0u;
+  uint line = linesFastest ? tileSlot % p.lineCount : tileSlot / p.chunksPerLine;
+  uint tile = linesFastest ? tileSlot / p.lineCount : tileSlot - line * p.chunksPerLine;
   RowTask task = rowTaskAt(line, tile, t);
   ACC_T v[NODE];
   loadTileNode(task, v);
@@ -116,7 +117,7 @@ void main() {
   if (t == 0u) {
     publish(valueIndex(line, 0u, tile), tileValue);
     if (kInPlace && silentWords(wordsOf(tileValue))) {
-      recordCollision(collisionRecord(tileSlot), tileValue);
+      recordCollision(collisionRecord(line * p.chunksPerLine + tile), tileValue);
     }
   }
   gLooker = 0u;

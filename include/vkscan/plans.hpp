@@ -31,11 +31,11 @@
 // entries that replace the planner's speed knobs on every Device made while
 // it is set (describe(const Device&) then names it) and in planFor():
 // planner=gpu|cpu, lookbackPolls=N, rowsWorkgroupSize=16|256,
-// rowsStagedNodes=0|1, columnsScalarLines=N, chunkTargetInvocations=N,
-// wholeLineInvocations=N, chunkSmallProblem=N (docs/tuning.md). Results stay the same bits; only
-// speed and plans change. An entry it cannot read makes the Device
-// constructor, createDevice() and planFor() throw InvalidArgument with field
-// "VKSCAN_TUNING".
+// rowsStagedNodes=0|1, rowsLinesFastest=0|1, columnsScalarLines=N,
+// chunkTargetInvocations=N, wholeLineInvocations=N, chunkSmallProblem=N
+// (docs/tuning.md). Results stay the same bits; only speed and plans change.
+// An entry it cannot read makes the Device constructor, createDevice() and
+// planFor() throw InvalidArgument with field "VKSCAN_TUNING".
 #pragma once
 
 #include <cstdint>
@@ -94,6 +94,10 @@ struct PlannedDispatch {
   // off vectors (neighbouring invocations then load neighbouring elements,
   // not vectors); false for every other kernel.
   bool scalarLanes = false;
+  // Rows one pass: tiles handed out across lines first (tile 0 of every
+  // line, then tile 1, ...), where VKSCAN_TUNING sets rowsLinesFastest, not
+  // a line's tiles in a row; false for every other kernel.
+  bool tilesAcrossLines = false;
   // The bytes of each tensor (ScanDesc's, and scratch) read and written.
   uint64_t inputBytesRead = 0;
   uint64_t outputBytesRead = 0;   // the values the indices' records pass reads back
@@ -140,9 +144,10 @@ VKSCAN_API PlanReport planOf(const Operator& op);
 // `report` as one JSON object, on one line, with the keys "profile",
 // "operation" (scanOperationName(), e.g. "SUM"), "dispatches" (objects of
 // "kernel", "workgroups" [x, y, z], "workgroup_size", "staged_tiles",
-// "scalar_lanes", "bytes_read", "bytes_written"), "scratch_bytes", "bytes_moved",
-// "tensor_bytes" and "traffic_ratio". Integers are exact; the ratio is the
-// shortest decimal that reads back as the same double.
+// "scalar_lanes", "tiles_across_lines", "bytes_read", "bytes_written"),
+// "scratch_bytes", "bytes_moved", "tensor_bytes" and "traffic_ratio".
+// Integers are exact; the ratio is the shortest decimal that reads back as
+// the same double.
 VKSCAN_API std::string toJson(const PlanReport& report);
 
 }  // namespace vkscan

@@ -41,6 +41,9 @@ using uint = uint32_t;
 // rows kernels: line i lies at i * axisLen elements from line 0 in input and
 // output, so a staged segment may span several short lines (tileStaged())
 #define VKSCAN_FLAG_PACKED_LINES 16u
+// rows one pass: tile slot s is tile s / lineCount of line s % lineCount
+// (tiles across lines first), not tile s % chunksPerLine of line s / chunksPerLine
+#define VKSCAN_FLAG_LINES_FASTEST 32u
 // Never set by the host: the chunk kernels' touched words (kTouchAhead) feed
 // a store made only under it, so that compilers keep those reads (a read
 // whose value goes unused is dropped).

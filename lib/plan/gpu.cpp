@@ -155,6 +155,7 @@ class GpuPlanner final : public Planner {
     setStagedNodes(onePass, p, stagesTiles(p, workgroup));
     setLookbackTree(onePass, p, b, tiles);
     setLineCarries(onePass, p, carries);
+    if (tuning_.rowsLinesFastest && lines > 1) onePass.params.flags |= VKSCAN_FLAG_LINES_FASTEST;
     emit(onePass, lines * tiles);
   }
 

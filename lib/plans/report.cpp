@@ -34,6 +34,7 @@ PlanReport reportOf(const detail::Plan& plan, const ScanDesc& desc, std::string 
     planned.stagedTiles = dispatch.pipeline.stagedNodes;
     planned.scalarLanes =
         dispatch.pipeline.stage == detail::Stage::ColumnsOnePass && dispatch.pipeline.scalarLanes;
+    planned.tilesAcrossLines = (dispatch.params.flags & VKSCAN_FLAG_LINES_FASTEST) != 0u;
     auto read = [&](BufferRole role) { return traffic.read[static_cast<size_t>(role)]; };
     auto written = [&](BufferRole role) { return traffic.written[static_cast<size_t>(role)]; };
     planned.inputBytesRead = read(BufferRole::Input);
@@ -151,6 +152,7 @@ std::string toJson(const PlanReport& report) {
     appendNumber(text, d.workgroupSize);
     text += d.stagedTiles ? ",\"staged_tiles\":true" : ",\"staged_tiles\":false";
     text += d.scalarLanes ? ",\"scalar_lanes\":true" : ",\"scalar_lanes\":false";
+    text += d.tilesAcrossLines ? ",\"tiles_across_lines\":true" : ",\"tiles_across_lines\":false";
     text += ",\"bytes_read\":";
     appendNumber(text, d.bytesRead);
     text += ",\"bytes_written\":";

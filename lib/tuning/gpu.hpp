@@ -18,6 +18,8 @@ inline constexpr uint64_t kChunkSmallProblem = uint64_t{1} << 14;
 inline constexpr uint32_t kLookbackPolls = 256;
 // Coalesced: neighbouring invocations access neighbouring vectors, as GPUs' memory wants.
 inline constexpr bool kRowsStagedNodes = true;
+// A line's tiles in a row, as measured on the H200; across lines first is unmeasured on a GPU.
+inline constexpr bool kRowsLinesFastest = false;
 // Lines off vectors in one pass from a rows tile's worth a workgroup (16 lines x 256).
 inline constexpr uint64_t kColumnsScalarLines = 16;
 

@@ -30,6 +30,7 @@ Tuning gpuTuning(uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
   tuning.chunkSmallProblem = kChunkSmallProblem;
   tuning.lookbackPolls = kLookbackPolls;
   tuning.rowsStagedNodes = kRowsStagedNodes;
+  tuning.rowsLinesFastest = kRowsLinesFastest;
   tuning.columnsScalarLines = kColumnsScalarLines;
   return tuning;
 }

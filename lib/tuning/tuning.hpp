@@ -44,6 +44,10 @@ struct Tuning {
   // GPU planner: rows kernels move whole tiles through shared memory, where
   // it holds one (PipelineKey::stagedNodes).
   bool rowsStagedNodes;
+  // GPU planner: the rows one pass hands out its tiles across lines first
+  // (tile 0 of every line, then tile 1, ...), so that a tile's earlier
+  // siblings started a line count of workgroups before it, not just before.
+  bool rowsLinesFastest;
   // GPU planner: the columns one pass takes lines off vectors (lanes built
   // element by element) from this many lines; fewer keep the chunk walks.
   uint64_t columnsScalarLines;
@@ -78,10 +82,10 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
     return std::tie(t.deviceClass, t.chunkWorkgroupSize, t.chunkWideWorkgroupInvocations,
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
                     t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
-                    t.rowsWorkgroupSize, t.rowsStagedNodes, t.columnsScalarLines,
-                    t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
-                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
-                    t.chunkNodeBarriers, t.chunkExclusivityCompiled);
+                    t.rowsWorkgroupSize, t.rowsStagedNodes, t.rowsLinesFastest,
+                    t.columnsScalarLines, t.wholeLineShortfall, t.chunkLookbackMaxElements,
+                    t.cpuWorkers, t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign,
+                    t.texelInput, t.chunkNodeBarriers, t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

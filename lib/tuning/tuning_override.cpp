@@ -57,6 +57,8 @@ TuningOverride parseTuningOverride(const std::string& text) {
       setOnce(result.rowsWorkgroupSize, value == "16" ? 16u : 256u, entry);
     } else if (name == "rowsStagedNodes") {
       setOnce(result.rowsStagedNodes, count(entry, value, 0, 1) == 1, entry);
+    } else if (name == "rowsLinesFastest") {
+      setOnce(result.rowsLinesFastest, count(entry, value, 0, 1) == 1, entry);
     } else if (name == "columnsScalarLines") {
       setOnce(result.columnsScalarLines, count(entry, value, 1, kU32), entry);
     } else if (name == "chunkTargetInvocations") {
@@ -68,7 +70,7 @@ TuningOverride parseTuningOverride(const std::string& text) {
     } else {
       refuse(entry,
              "no such knob (planner, lookbackPolls, rowsWorkgroupSize, rowsStagedNodes, "
-             "columnsScalarLines, chunkTargetInvocations, wholeLineInvocations, "
+             "rowsLinesFastest, columnsScalarLines, chunkTargetInvocations, wholeLineInvocations, "
              "chunkSmallProblem)");
     }
     if (comma == std::string::npos) break;
@@ -97,6 +99,7 @@ Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWork
     tuning.rowsWorkgroupSize = *o.rowsWorkgroupSize;
   }
   if (o.rowsStagedNodes) tuning.rowsStagedNodes = *o.rowsStagedNodes;
+  if (o.rowsLinesFastest) tuning.rowsLinesFastest = *o.rowsLinesFastest;
   if (o.columnsScalarLines) tuning.columnsScalarLines = *o.columnsScalarLines;
   if (o.chunkTargetInvocations) tuning.chunkTargetInvocations = *o.chunkTargetInvocations;
   if (o.wholeLineInvocations) tuning.wholeLineInvocations = *o.wholeLineInvocations;

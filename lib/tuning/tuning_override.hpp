@@ -19,6 +19,7 @@ struct TuningOverride {
   std::optional<uint32_t> lookbackPolls;
   std::optional<uint32_t> rowsWorkgroupSize;  // 16 or 256
   std::optional<bool> rowsStagedNodes;        // 0 or 1
+  std::optional<bool> rowsLinesFastest;       // 0 or 1
   std::optional<uint64_t> columnsScalarLines;
   std::optional<uint64_t> chunkTargetInvocations;
   std::optional<uint64_t> wholeLineInvocations;

@@ -692,6 +692,70 @@ TEST_CASE("one-pass kernels regression: in place, a silent tile total comes from
   }
 }
 
+// Tuning::rowsLinesFastest: tiles handed out across lines first (tile 0 of
+// every line, then tile 1, ...) give the reference's bits, in every mode
+// for FLOAT32 and in two for the other types. Lines of 2 to 18 tiles, the
+// last partial, a line count that no tile count divides, strided lines.
+TEST_CASE("one-pass kernels: tiles across lines first give the reference's bits") {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    const std::string profileName = test::profileName(profile);
+    CAPTURE(profileName);
+    NamedDevice device = named(profile);
+    Device::Impl& impl = Device::Access::impl(device.device);
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    impl.tuning.rowsLinesFastest = true;
+    const uint32_t tile = impl.tuning.rowsWorkgroupSize * 16;
+    uint64_t seed = 4700;
+    for (DataType type : kTypes) {
+      CAPTURE(type);
+      std::vector<CumulativeSummationDesc> descs = {
+          test::packedDesc(type, {7, 2 * tile}, 1),
+          test::packedDesc(type, {3, 17 * tile + 3}, 1),
+          test::packedDesc(type, {2, 5, 3 * tile - 1}, 2),
+      };
+      CumulativeSummationDesc strided = test::packedDesc(type, {3, 2 * tile + 9}, 1);
+      strided.input.strides = strided.output.strides = {2 * tile + 40, 1};
+      descs.push_back(strided);
+      for (const CumulativeSummationDesc& desc : descs) {
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::RowsOnePass);
+        CHECK((plan.dispatches[0].params.flags & VKSCAN_FLAG_LINES_FASTEST) != 0u);
+        checkTypeModes(desc, seed += 10, device);
+      }
+    }
+  }
+}
+
+// The same in place, where tiles' totals read as silent: a tile records its
+// total under its own line and tile, which later tiles of its line read;
+// tile 0 of lines 1 and 2 (and of line 0) holds such a total.
+TEST_CASE("one-pass kernels: tiles across lines first keep their records, in place") {
+  const auto silent = static_cast<int32_t>(detail::kLookbackUnpublished);
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    const std::string profileName = test::profileName(profile);
+    CAPTURE(profileName);
+    Device& device = test::testDevice(profile);
+    Device::Impl& impl = Device::Access::impl(device);
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    impl.tuning.rowsLinesFastest = true;
+    const uint32_t tile = impl.tuning.rowsWorkgroupSize * 16;
+    const uint32_t length = 3 * tile + 5;
+    CumulativeSummationDesc desc = test::packedDesc(DataType::Int32, {4, length}, 1);
+    detail::Plan plan = planOn(impl, desc);
+    REQUIRE(plan.dispatches.size() == 1);
+    REQUIRE(plan.dispatches[0].pipeline.stage == detail::Stage::RowsOnePass);
+    std::vector<int32_t> values(4 * length, 0);
+    for (uint32_t line : {0u, 1u, 2u}) values[line * length] = silent;
+    values[3 * length + 1] = 1;  // a line of ordinary totals
+    std::vector<uint8_t> input(values.size() * sizeof(int32_t));
+    std::memcpy(input.data(), values.data(), input.size());
+    checkOutOfPlaceAndInPlace(desc, input, device);
+  }
+}
+
 // Where no earlier tile publishes a tile's total, the rows one-pass kernel's
 // whole workgroup reduces that tile, in the canonical order. FLOAT64 tile 0
 // holds values of mixed magnitudes, whose sum changes with their order, and

@@ -180,6 +180,44 @@ TEST_CASE("look-back: every value a later tile may read is published, and right"
   }
 }
 
+// Tuning::rowsLinesFastest: the rows one pass takes tile 0 of every line,
+// then tile 1, and so on; each tile still publishes under its own line's
+// tree, and in place its collision record under its line and tile. Lines
+// of 17 tiles and 3 more elements, lines of two tiles, and 64-bit lines.
+TEST_CASE("look-back: tiles across lines first publish every value, and right") {
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+    const std::string profileName = test::profileName(profile);
+    CAPTURE(profileName);
+    Device& device = test::testDevice(profile);
+    Device::Impl& impl = Device::Access::impl(device);
+    const uint32_t tile = impl.tuning.rowsWorkgroupSize * 16;
+    const std::vector<CumulativeSummationDesc> descs = {
+        test::packedDesc(DataType::UInt32, {3, 17 * tile + 3}, 1),
+        test::packedDesc(DataType::UInt32, {40, 2 * tile}, 1),
+        test::packedDesc(DataType::UInt64, {5, 3 * tile + 1}, 1),
+    };
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    impl.tuning.rowsLinesFastest = true;
+    uint64_t seed = 190;
+    for (bool misses : {false, true}) {
+      CAPTURE(misses);
+      impl.tuning.lookbackMissesPublished = misses;
+      for (const CumulativeSummationDesc& desc : descs) {
+        CAPTURE(test::describe(desc));
+        Operator op = device.createOperator(desc);
+        const detail::Plan& plan = Device::Access::impl(op).plan;
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK((plan.dispatches[0].params.flags & VKSCAN_FLAG_LINES_FASTEST) != 0u);
+        for (bool inPlace : {false, true}) {
+          CAPTURE(inPlace);
+          checkPublished(device, desc, inPlace, ++seed);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("look-back: no device's tuning misses published values") {
   for (detail::DeviceClass deviceClass : {detail::DeviceClass::Gpu, detail::DeviceClass::Cpu}) {
     for (uint32_t subgroup : {4u, 32u, 64u}) {

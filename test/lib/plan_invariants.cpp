@@ -141,6 +141,9 @@ class Checker {
     expect(!d.pipeline.touchAhead || isInterleaved(stage), "only interleaved walks touch ahead");
     expect(!d.pipeline.stagedNodes || isRows(stage), "staged nodes only in rows stages");
     expect((p.flags & VKSCAN_FLAG_NEVER_SET) == 0, "the never-set flag is clear");
+    expect((p.flags & VKSCAN_FLAG_LINES_FASTEST) == 0 ||
+               (stage == Stage::RowsOnePass && p.lineCount > 1),
+           "tiles across lines first only in a rows one pass of several lines");
     // Exclusivity compiled in agrees with the flag the other kernels read.
     bool flagged = (p.flags & VKSCAN_FLAG_EXCLUSIVE) != 0u;
     expect(d.pipeline.exclusive == Exclusivity::FromFlags ||

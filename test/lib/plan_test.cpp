@@ -835,6 +835,32 @@ TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
   CHECK(small.dispatches.back().pipeline.workgroupSize == 16);
 }
 
+// Tuning::rowsLinesFastest flags the rows one pass of several lines only:
+// one line has one order, and lines of one tile take rows_scan.
+TEST_CASE("plan: rows one pass hands out tiles across lines first only where tuned") {
+  PlanLimits limits{32, 1024, 65535, 65535};
+  limits.maxSharedMemoryBytes = 49152;
+  auto acrossLines = [&](const CumulativeSummationDesc& desc, bool tuned) {
+    Tuning tuning = tuningFor(DeviceClass::Gpu, 32, 1024, {});
+    CHECK_FALSE(tuning.rowsLinesFastest);
+    tuning.rowsLinesFastest = tuned;
+    Plan plan = makePlan(normalize(desc), limits, tuning);
+    checkInvariants(desc, plan, limits);
+    bool flagged = false;
+    for (const Dispatch& d : plan.dispatches) {
+      flagged = flagged || (d.params.flags & VKSCAN_FLAG_LINES_FASTEST) != 0u;
+    }
+    return flagged;
+  };
+  const CumulativeSummationDesc rows =
+      vkscan::test::packedDesc(DataType::Float32, {16384, 16384}, 1);
+  CHECK(acrossLines(rows, true));
+  CHECK_FALSE(acrossLines(rows, false));
+  CHECK_FALSE(acrossLines(vkscan::test::packedDesc(DataType::Float32, {1u << 20}, 0), true));
+  CHECK_FALSE(acrossLines(vkscan::test::packedDesc(DataType::Float32, {16384, 4096}, 1), true));
+  CHECK_FALSE(acrossLines(vkscan::test::packedDesc(DataType::Float32, {16384, 16384}, 0), true));
+}
+
 // Issue 47: neighbouring invocations access neighbouring vectors. The rows
 // kernels move whole tiles through shared memory where it holds one, as
 // accumulators, beside 4 KiB of the rest (Vulkan's least, 16 KiB, holds no

@@ -58,14 +58,16 @@ TEST_CASE("tuning override: each entry replaces the knob it names, and nothing e
   Tuning several = gpu;
   several.rowsWorkgroupSize = 16;
   several.rowsStagedNodes = false;
+  several.rowsLinesFastest = true;
   several.columnsScalarLines = 3;
   several.chunkTargetInvocations = 4096;
   several.wholeLineInvocations = 100;
   several.chunkSmallProblem = 0;
   CHECK(tunedFor(DeviceClass::Gpu, 32, 1024, {},
-                 parseTuningOverride("rowsWorkgroupSize=16,rowsStagedNodes=0,"
-                                     "columnsScalarLines=3,chunkTargetInvocations=4096,"
-                                     "wholeLineInvocations=100,chunkSmallProblem=0")) == several);
+                 parseTuningOverride(
+                     "rowsWorkgroupSize=16,rowsStagedNodes=0,"
+                     "rowsLinesFastest=1,columnsScalarLines=3,chunkTargetInvocations=4096,"
+                     "wholeLineInvocations=100,chunkSmallProblem=0")) == several);
 
   // The planner's class brings its own table, then the other entries apply.
   Tuning cpu = tuningFor(DeviceClass::Cpu, 32, 1024, {});
@@ -89,6 +91,8 @@ TEST_CASE("tuning override: an entry it cannot read is refused, and named") {
         "VKSCAN_TUNING: 'rowsWorkgroupSize=128': expected 16 or 256");
   CHECK(refusal("rowsStagedNodes=2") ==
         "VKSCAN_TUNING: 'rowsStagedNodes=2': out of range (0 to 1)");
+  CHECK(refusal("rowsLinesFastest=2") ==
+        "VKSCAN_TUNING: 'rowsLinesFastest=2': out of range (0 to 1)");
   CHECK(refusal("columnsScalarLines=0") ==
         "VKSCAN_TUNING: 'columnsScalarLines=0': out of range (1 to 4294967295)");
   CHECK(refusal("chunkTargetInvocations=0") ==
@@ -125,6 +129,18 @@ TEST_CASE("tuning override: planFor() plans with VKSCAN_TUNING") {
     REQUIRE(kernels(report) == std::vector<std::string>{"rows_onepass"});
     CHECK(report.dispatches[0].workgroupSize == 16);
     CHECK(report.dispatches[0].workgroups[0] == 4096);
+  }
+  {
+    // Rows of four tiles: a line's tiles in a row by default, tile 0 of
+    // every line first where the tuning says so; one line is the same.
+    const CumulativeSummationDesc rows = test::packedDesc(DataType::Float32, {16384, 16384}, 1);
+    CHECK_FALSE(planFor(rows, "nvidia").dispatches[0].tilesAcrossLines);
+    TuningVariable across("rowsLinesFastest=1");
+    PlanReport report = planFor(rows, "nvidia");
+    REQUIRE(kernels(report) == std::vector<std::string>{"rows_onepass"});
+    CHECK(report.dispatches[0].tilesAcrossLines);
+    CHECK(toJson(report).find("\"tiles_across_lines\":true,") != std::string::npos);
+    CHECK_FALSE(planFor(line, "nvidia").dispatches[0].tilesAcrossLines);
   }
   {
     // Seven lines off vectors: chunk walks by default, the columns one pass

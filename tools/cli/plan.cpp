@@ -38,7 +38,8 @@ const char* const kPlanHelp =
     "  --json          print one JSON object: profile, operation (SUM PRODUCT\n"
     "                  MAXIMUM MINIMUM LOG_SUM_EXP), dispatches (kernel,\n"
     "                  workgroups [x,y,z], workgroup_size, staged_tiles,\n"
-    "                  scalar_lanes, bytes_read, bytes_written), scratch_bytes,\n"
+    "                  scalar_lanes, tiles_across_lines, bytes_read,\n"
+    "                  bytes_written), scratch_bytes,\n"
     "                  bytes_moved, tensor_bytes, traffic_ratio\n";
 
 namespace {
@@ -191,12 +192,12 @@ void printReport(const PlanReport& report) {
     writes += ", scratch " + withThousands(d.scratchBytesWritten);
     if (d.fillBytes != 0) writes += ", of which filled " + withThousands(d.fillBytes);
     std::printf(
-        "  %s %s: workgroups %ux%ux%u of %u%s, reads %s B (%s), writes %s B (%s)\n",
+        "  %s %s: workgroups %ux%ux%u of %u%s%s, reads %s B (%s), writes %s B (%s)\n",
         d.kernel.c_str(), dataTypeName(d.dataType), d.workgroups[0], d.workgroups[1],
         d.workgroups[2], d.workgroupSize,
         d.stagedTiles ? ", tiles staged" : (d.scalarLanes ? ", lanes element by element" : ""),
-        withThousands(d.bytesRead).c_str(), reads.c_str(), withThousands(d.bytesWritten).c_str(),
-        writes.c_str());
+        d.tilesAcrossLines ? ", tiles across lines first" : "", withThousands(d.bytesRead).c_str(),
+        reads.c_str(), withThousands(d.bytesWritten).c_str(), writes.c_str());
   }
   std::printf("bytes moved: %s, tensor bytes: %s, traffic ratio: %.4f\n",
               withThousands(report.bytesMoved).c_str(), withThousands(report.tensorBytes).c_str(),
