@@ -140,16 +140,24 @@ void checkPublished(Device& device, const CumulativeSummationDesc& desc, bool in
   CHECK(stray == 0);
 }
 
-}  // namespace
-
-TEST_CASE("look-back: every value a later tile may read is published, and right") {
+// Calls body(device, tile) on each profile of the GPU plans' two tile
+// sizes, `tile` being its rows tile in elements.
+template <typename Body>
+void onOnePassProfiles(Body&& body) {
   for (test::Profile profile :
        test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
     const std::string profileName = test::profileName(profile);
     CAPTURE(profileName);
     Device& device = test::testDevice(profile);
+    body(device, Device::Access::impl(device).tuning.rowsWorkgroupSize * 16);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("look-back: every value a later tile may read is published, and right") {
+  onOnePassProfiles([](Device& device, uint32_t tile) {
     Device::Impl& impl = Device::Access::impl(device);
-    const uint32_t tile = impl.tuning.rowsWorkgroupSize * 16;
     // 1-D lines of 257 tiles (three levels, partial at each; four in tiles
     // of 256) and of 256 (whole groups), rows of 18 tiles, and 64 columns of
     // 18 tiles of 256; 64-bit values as pairs of words.
@@ -177,7 +185,7 @@ TEST_CASE("look-back: every value a later tile may read is published, and right"
         }
       }
     }
-  }
+  });
 }
 
 // Tuning::rowsLinesFastest: the rows one pass takes tile 0 of every line,
@@ -185,13 +193,8 @@ TEST_CASE("look-back: every value a later tile may read is published, and right"
 // tree, and in place its collision record under its line and tile. Lines
 // of 17 tiles and 3 more elements, lines of two tiles, and 64-bit lines.
 TEST_CASE("look-back: tiles across lines first publish every value, and right") {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
-    const std::string profileName = test::profileName(profile);
-    CAPTURE(profileName);
-    Device& device = test::testDevice(profile);
+  onOnePassProfiles([](Device& device, uint32_t tile) {
     Device::Impl& impl = Device::Access::impl(device);
-    const uint32_t tile = impl.tuning.rowsWorkgroupSize * 16;
     const std::vector<CumulativeSummationDesc> descs = {
         test::packedDesc(DataType::UInt32, {3, 17 * tile + 3}, 1),
         test::packedDesc(DataType::UInt32, {40, 2 * tile}, 1),
@@ -215,7 +218,7 @@ TEST_CASE("look-back: tiles across lines first publish every value, and right") 
         }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("look-back: no device's tuning misses published values") {
