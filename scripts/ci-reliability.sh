@@ -11,7 +11,7 @@
 #      fails), fault injection, timeouts, missing features, determinism,
 #      large tensors, and the portability runs (subgroup sizes 4 and 16, one thread)
 #   2. ASan + UBSan build (gcc): the lib suite and the reliability tests, but
-#      twenty-three suites that compare kernels on many shapes or repeat runs, on
+#      the cases that compare kernels on many shapes or repeat runs, on
 #      two test profiles of eight, and 60 randomized cases of 300
 #   3. TSan build (clang): eight threads sharing one device
 #   4. libFuzzer build (clang): fuzz_plan and fuzz_npy for a bounded time
@@ -128,7 +128,7 @@ export LD_PRELOAD=$asan/keep_libraries_loaded.so
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:verify_asan_link_order=0:max_malloc_fill_size=0:malloc_context_size=5:suppressions=$suppressions/asan.supp"
 export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
-# Less twenty-three suites, which compare kernels' bytes on many shapes, or
+# Less 35 test cases, which compare kernels' bytes on many shapes, or
 # repeat runs, through host paths that others take too (the release step
 # keeps them):
 # - "every mode on rows, columns and short-line shapes": thousands of device
@@ -172,8 +172,9 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 #   dcb9e94, the fourth longest).
 # - "rows kernels: tiles staged ...", "one-pass kernels: ...", "one-pass
 #   kernels regression: ...", "carry: one-pass kernels take carry-ins ...",
-#   "carry: one scan finds ...", "look-back: every value ..." and "columns
-#   one pass: ...": GPU-tuned profiles only
+#   "carry: one scan finds ...", "look-back: every value ...", "look-back:
+#   tiles across lines first ..." and "columns one pass: ...": GPU-tuned
+#   profiles only
 #   (below, this step runs none of them; a test left with no profile fails),
 #   the GPU planner's host side, which fuzz_plan runs under ASan. The one
 #   pass's recording of the carries' header, which fuzz_plan does not reach,
@@ -192,7 +193,7 @@ export VKSCAN_TEST_PROFILES=native,emulated-device-addresses
 # them all).
 export VKSCAN_RANDOMIZED_CASES=60
 ctest_step "$asan" asan -L "^(lib|reliability)$" \
-  -E "^(every mode on rows, columns and short-line shapes|reliability:vector words: every form gives .*|realigned walks: .*|axis lengths around the node, .*|reliability:determinism: 20 runs.*|reliability:missing features: disable(Int64|Float16) .*|operations: every path, .*|wider outputs: every widening, .*|indices: maximum and minimum, .*|wide units: .*|scalar lanes: .*|contiguous lines of up to 16 elements, .*|lane groups: .*|row units: .*|whole lines of up to 65536 elements.*|FLOAT16 rounding: tiny values everywhere.*|BFLOAT16 rounding: sums that round and overflow.*|carry: carry-in and totals against the reference, .*|carry: one-pass kernels take carry-ins .*|carry: one scan finds .*|rows kernels: tiles staged .*|one-pass kernels(:| regression:) .*|look-back: every value .*|columns one pass: .*)$"
+  -E "^(every mode on rows, columns and short-line shapes|reliability:vector words: every form gives .*|realigned walks: .*|axis lengths around the node, .*|reliability:determinism: 20 runs.*|reliability:missing features: disable(Int64|Float16) .*|operations: every path, .*|wider outputs: every widening, .*|indices: maximum and minimum, .*|wide units: .*|scalar lanes: .*|contiguous lines of up to 16 elements, .*|lane groups: .*|row units: .*|whole lines of up to 65536 elements.*|FLOAT16 rounding: tiny values everywhere.*|BFLOAT16 rounding: sums that round and overflow.*|carry: carry-in and totals against the reference, .*|carry: one-pass kernels take carry-ins .*|carry: one scan finds .*|rows kernels: tiles staged .*|one-pass kernels(:| regression:) .*|look-back: (every value|tiles across lines first) .*|columns one pass: .*)$"
 unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS VKSCAN_TEST_PROFILES VKSCAN_RANDOMIZED_CASES
 fi
 
