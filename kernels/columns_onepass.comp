@@ -146,7 +146,7 @@ void main() {
     tileValue = vecElement(sTileTotal[lookLane], lookElement);
     publish(valueIndex(lookLine, 0u, tile), tileValue);
     if (kInPlace && silentWords(wordsOf(tileValue))) {
-      recordCollision(collisionRecord(lookLine * p.chunksPerLine + tile), tileValue);
+      recordCollision(collisionRecord(lineTileSlot(lookLine, tile)), tileValue);
     }
   }
   if (t < uint(LOOKERS)) sReducedCount[t] = 0u;

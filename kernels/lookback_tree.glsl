@@ -134,8 +134,11 @@ void measureTree() {
 }
 
 uint tileCount() { return p.lineCount * p.chunksPerLine; }
+// A tile's place among all lines' tiles, line by line (whatever order the
+// workgroups take them in): its collision record's and its kept sum's.
+uint lineTileSlot(uint line, uint tile) { return line * p.chunksPerLine + tile; }
 uint valueWords() { return 2u * p.lineCount * gLineNodes * ACC_WORDS; }
-uint collisionRecord(uint tileSlot) { return valueWords() + 2u * tileSlot; }
+uint collisionRecord(uint slot) { return valueWords() + 2u * slot; }
 uint counterWord() { return valueWords() + 2u * tileCount(); }
 
 // Accumulator indices of V and I of node j at level d of line `line`.
@@ -164,7 +167,7 @@ bool publishCompleted(uint line, uint d, uint j, ACC_T before, inout ACC_T value
 // look-back (checked since) instead, and a new one is kept and marks the
 // look-back unchecked.
 ACC_T reduceTile(uint line, uint tile) {
-  uint slot = line * p.chunksPerLine + tile;
+  uint slot = lineTileSlot(line, tile);
   uint kept = gLooker * REDUCED_CAPACITY;
   bool keeps = kInPlace;
 #ifdef LOOKBACK_LISTS_SILENT_TILES

@@ -117,7 +117,7 @@ void main() {
   if (t == 0u) {
     publish(valueIndex(line, 0u, tile), tileValue);
     if (kInPlace && silentWords(wordsOf(tileValue))) {
-      recordCollision(collisionRecord(line * p.chunksPerLine + tile), tileValue);
+      recordCollision(collisionRecord(lineTileSlot(line, tile)), tileValue);
     }
   }
   gLooker = 0u;
