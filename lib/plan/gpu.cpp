@@ -18,10 +18,12 @@ namespace {
 // Scratch of the one-pass kernel (kernels/rows_onepass.comp), in 32-bit
 // words: two accumulators per node of every level of each line's tree below
 // its root, a two-word collision record per tile, and the tile counter.
-uint64_t onePassScratchWords(uint64_t lines, uint64_t tiles, uint64_t accumulatorBytes) {
+uint64_t onePassScratchWords(const Problem& p, uint64_t tiles) {
+  uint64_t lines = p.lineCount();
+  uint64_t accumulatorWords = dataTypeSize(accumulationType(p.type)) / 4;
   uint64_t lineNodes = 0;
   for (uint64_t nodes = tiles; nodes > 1; nodes = ceilDiv(nodes, 16)) lineNodes += nodes;
-  return 2 * lines * lineNodes * (accumulatorBytes / 4) + 2 * lines * tiles + 1;
+  return 2 * lines * lineNodes * accumulatorWords + 2 * lines * tiles + 1;
 }
 
 // Shared memory of the rows kernels besides a staged tile: the workgroup's
@@ -82,7 +84,7 @@ class GpuPlanner final : public Planner {
     if (!takesRows(p) && columnsPlanned(p, Bindings{})) tile = kColumnsTile;
     if (tile == 0) return 0;
     uint64_t tiles = ceilDiv(p.axisLen, tile);
-    return 4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
+    return 4 * onePassScratchWords(p, tiles);
   }
 
   void scanCarried(const Problem& p, const LineCarries& carries, uint64_t scratchBase) override {
@@ -184,8 +186,7 @@ class GpuPlanner final : public Planner {
   // The one-pass kernels' look-back over lines of `tiles` tiles
   // (kernels/lookback_tree.glsl): its scratch, cleared to unpublished.
   void setLookbackTree(Dispatch& d, const Problem& p, const Bindings& b, uint64_t tiles) {
-    uint64_t clearBytes =
-        4 * onePassScratchWords(p.lineCount(), tiles, dataTypeSize(accumulationType(p.type)));
+    uint64_t clearBytes = 4 * onePassScratchWords(p, tiles);
     reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
     d.pipeline.lookbackPolls = tuning_.lookbackPolls;
     d.pipeline.lookbackMissesPublished = tuning_.lookbackMissesPublished;
@@ -210,11 +211,9 @@ class GpuPlanner final : public Planner {
   // Tuning::columnsScalarLines lines. The kernel indexes its look-back words
   // in 32 bits, so many lines of millions of tiles keep the chunk walks.
   bool columnsInOnePass(const Problem& p, const Bindings& b) const {
-    uint64_t words = onePassScratchWords(p.lineCount(), ceilDiv(p.axisLen, kColumnsTile),
-                                         dataTypeSize(accumulationType(p.type)));
     return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kColumnsTile &&
            (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines) &&
-           words <= UINT32_MAX;
+           onePassScratchWords(p, ceilDiv(p.axisLen, kColumnsTile)) <= UINT32_MAX;
   }
 
   void planColumnsOnePass(const Problem& p, const Bindings& b,
