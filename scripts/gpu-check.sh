@@ -29,7 +29,8 @@
 # short_rows_16m": substrings, as --case takes them), GPU_CHECK_VARIANTS
 # (VKSCAN_TUNING values, ';' between them, whose plans a step `variants` times on
 # GPU_CHECK_VARIANT_CASES where 1-D FLOAT32 2^28 misses a bar of issue 47 or
-# rows_16k is under 0.7 of the compute-copy roof, or always with GPU_CHECK_VARIANTS_ALWAYS=1; "none": never).
+# rows_16k is under 0.7 of the compute-copy roof, or always with
+# GPU_CHECK_VARIANTS_ALWAYS=1; "none": never).
 set -uo pipefail
 
 usage() {
