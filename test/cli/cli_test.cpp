@@ -1323,6 +1323,70 @@ TEST_CASE("plan: --carry-in and --totals keep a GPU's one pass, one dispatch") {
   CHECK(contains(runTool({"help", "plan"}).out, "--carry-in"));
 }
 
+// A layout plans as its own strides say: a Fortran-order array along one
+// axis is the row-major array along the other, on every profile.
+TEST_CASE("plan: --strides and --output-strides plan the layout given") {
+  auto json = [](std::vector<std::string> args) {
+    args.insert(args.begin(), "plan");
+    args.push_back("--json");
+    const Result result = runTool(args);
+    CAPTURE(result.err);
+    CHECK(result.code == 0);
+    return result.out;
+  };
+  for (const char* profile : {"nvidia", "lavapipe", "mali"}) {
+    CAPTURE(profile);
+    for (int axis = 0; axis < 2; ++axis) {
+      CAPTURE(axis);
+      const std::string fortran = json({"4096x4096", "--axis", std::to_string(axis), "--dtype",
+                                        "f4", "--strides", "1x4096", "--profile", profile});
+      const std::string rowMajor = json(
+          {"4096x4096", "--axis", std::to_string(1 - axis), "--dtype", "f4", "--profile", profile});
+      CHECK(fortran == rowMajor);
+    }
+  }
+  // The input's strides are the output's by default, so a strided axis on
+  // both stays the columns one pass; an output of its own layout takes the
+  // rows kernel on the input's contiguous axis, unstaged.
+  const std::vector<std::string> fortranAxis0 = {"plan",      "4096x4096", "--axis",    "0",
+                                                 "--dtype",   "f4",        "--strides", "1x4096",
+                                                 "--profile", "nvidia"};
+  std::vector<std::string> rowMajorOutput = fortranAxis0;
+  rowMajorOutput.insert(rowMajorOutput.end(), {"--output-strides", "4096x1"});
+  const Result mixed = runTool(rowMajorOutput);
+  CAPTURE(mixed.err);
+  REQUIRE(mixed.code == 0);
+  CHECK(contains(mixed.out, "  rows_scan FLOAT32: workgroups 4096x1x1 of 256, reads"));
+  CHECK(contains(runTool(fortranAxis0).out,
+                 "rows_scan FLOAT32: workgroups 4096x1x1 of 256, "
+                 "tiles staged, reads"));
+  // A broadcast input writes a packed output unless told otherwise.
+  const Result broadcast = runTool({"plan", "4096x4096", "--axis", "0", "--dtype", "f4",
+                                    "--strides", "0x1", "--profile", "nvidia"});
+  CAPTURE(broadcast.err);
+  CHECK(broadcast.code == 0);
+  CHECK(contains(broadcast.out, "columns_onepass FLOAT32"));
+  CHECK(contains(runTool({"help", "plan"}).out, "--output-strides S"));
+}
+
+TEST_CASE("plan: --output-dtype adds the widening pass, --indices the index scan") {
+  const Result widened = runTool({"plan", "4096x4096", "--axis", "0", "--dtype", "int32",
+                                  "--output-dtype", "int64", "--profile", "nvidia"});
+  CAPTURE(widened.err);
+  REQUIRE(widened.code == 0);
+  CHECK(contains(widened.out, "2 dispatches,"));
+  CHECK(contains(widened.out, "  widen INT32: workgroups"));
+  CHECK(contains(widened.out, "  columns_onepass INT64: workgroups 2048x1x1 of 256"));
+  const Result indices = runTool({"plan", "4096x4096", "--axis", "1", "--dtype", "f4",
+                                  "--operation", "max", "--indices", "--profile", "nvidia"});
+  CAPTURE(indices.err);
+  REQUIRE(indices.code == 0);
+  CHECK(contains(indices.out, "3 dispatches,"));
+  CHECK(contains(indices.out, "  records FLOAT32: workgroups"));
+  CHECK(contains(indices.out, "writes 134,217,728 B (output 0, indices 134,217,728, scratch 0)"));
+  CHECK(contains(indices.out, "  rows_scan INT64: workgroups"));
+}
+
 TEST_CASE("plan: --operation plans every operation, by any of its names") {
   const std::pair<const char*, std::vector<const char*>> operations[] = {
       {"SUM", {"sum", "cumsum", "SUM"}},
@@ -1389,6 +1453,25 @@ TEST_CASE("plan: reject bad arguments with exit code 2") {
   checkFailure(dir, args({"4x4", "--dtype", "f4"}), 2, "plan needs --axis");
   checkFailure(dir, args({"4x4", "--axis", "0"}), 2, "plan needs --dtype");
   checkFailure(dir, args({"--axis", "0", "--dtype", "f4"}), 2, "plan needs one SIZES argument");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--strides", "1"}), 2,
+               "--strides '1' has 1 stride for 2 dimensions");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--output-strides", "4x1x1"}), 2,
+               "--output-strides '4x1x1' has 3 strides for 2 dimensions");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--strides", "1x-1"}), 2,
+               "--strides '1x-1' is not strides such as 1x4096");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--strides="}), 2,
+               "--strides '' is not strides");
+  // What the library refuses, named by its field.
+  checkFailure(dir,
+               args({"4x4", "--axis", "0", "--dtype", "f4", "--output-strides", "0x1", "--profile",
+                     "nvidia"}),
+               2, "output.strides: strides {0,1} for sizes {4,4} make output elements overlap");
+  checkFailure(
+      dir,
+      args({"4x4", "--axis", "0", "--dtype", "f4", "--output-dtype", "f2", "--profile", "nvidia"}),
+      2, "output.dataType: FLOAT16 differs from the input's FLOAT32");
+  checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--indices", "--profile", "amd"}),
+               2, "indices: only MAXIMUM and MINIMUM scans have indices, not SUM");
   checkFailure(dir, args({"4x4", "--axis", "0", "--dtype", "f4", "--fast"}), 2,
                "plan: unknown option '--fast'");
   checkFailure(dir, args({"16", "--axis", "0", "--dtype", "float64", "--profile", "apple"}), 2,

@@ -1,6 +1,8 @@
 // vkscan plan: the dispatches a descriptor takes, with their modeled bytes,
 // on the real device or on a named device profile (vkscan/plans.hpp).
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vkscan/plans.hpp>
 
@@ -11,13 +13,15 @@ namespace vkscan::cli {
 
 const char* const kPlanHelp =
     "usage: vkscan plan SIZES --axis N --dtype T [--operation OP] [--exclusive]\n"
-    "                   [--reverse] [--carry-in] [--totals] [--profile NAME]\n"
-    "                   [--json]\n"
+    "                   [--reverse] [--strides S] [--output-strides S]\n"
+    "                   [--output-dtype T] [--indices] [--carry-in] [--totals]\n"
+    "                   [--profile NAME] [--json]\n"
     "\n"
-    "Prints the plan vkscan makes for a packed array of SIZES (e.g. 4096x4096 or\n"
-    "268435456): each dispatch's kernel, workgroups and the bytes it reads and\n"
-    "writes by vkscan's traffic model, the scratch, and the traffic ratio (bytes\n"
-    "moved over twice the array's bytes; 1 reads and writes it once).\n"
+    "Prints the plan vkscan makes for an array of SIZES (e.g. 4096x4096 or\n"
+    "268435456), packed unless --strides says otherwise: each dispatch's kernel,\n"
+    "workgroups and the bytes it reads and writes by vkscan's traffic model, the\n"
+    "scratch, and the traffic ratio (bytes moved over twice the array's bytes; 1\n"
+    "reads and writes it once).\n"
     "\n"
     "  --axis N        the axis to scan along (required); negative counts from\n"
     "                  the last axis, as in numpy\n"
@@ -29,6 +33,18 @@ const char* const kPlanHelp =
     "                  or the library's (SUM ... LOG_SUM_EXP)\n"
     "  --exclusive     leave each element out of its own result\n"
     "  --reverse       scan from the end of the axis towards its start\n"
+    "  --strides S     the input's strides in elements, one per dimension, written\n"
+    "                  as SIZES are (1x4096: a 4096x4096 array in Fortran order);\n"
+    "                  0 broadcasts. Default: packed (row-major)\n"
+    "  --output-strides S\n"
+    "                  the output's strides (default: the input's, or packed where\n"
+    "                  those broadcast)\n"
+    "  --output-dtype T\n"
+    "                  a wider output type than --dtype (int32 to int64, uint32 to\n"
+    "                  uint64, float16 and bfloat16 to float32, float32 to\n"
+    "                  float64): one more pass\n"
+    "  --indices       maximum and minimum: each element's index too (INT64, in\n"
+    "                  the output's layout)\n"
     "  --carry-in      each line continues from a carry-in (a long line scanned\n"
     "                  in chunks: the library's ScanDesc::carryIn, packed)\n"
     "  --totals        each line's total written out too (ScanDesc::totals)\n"
@@ -52,6 +68,11 @@ struct PlanArgs {
   std::string operation = "sum";
   bool exclusive = false;
   bool reverse = false;
+  // Absent where not given (an empty value is given, and refused).
+  std::optional<std::string> strides;
+  std::optional<std::string> outputStrides;
+  std::optional<std::string> outputType;
+  bool indices = false;
   bool carryIn = false;
   bool totals = false;
   std::string profile;
@@ -89,6 +110,8 @@ PlanArgs parseArgs(const std::vector<std::string>& args) {
       parsed.exclusive = true;
     } else if (arg == "--reverse") {
       parsed.reverse = true;
+    } else if (arg == "--indices") {
+      parsed.indices = true;
     } else if (arg == "--carry-in") {
       parsed.carryIn = true;
     } else if (arg == "--totals") {
@@ -100,6 +123,12 @@ PlanArgs parseArgs(const std::vector<std::string>& args) {
       parsed.axisGiven = true;
     } else if (optionValue(args, i, "--dtype", value)) {
       parsed.dtype = value;
+    } else if (optionValue(args, i, "--strides", value)) {
+      parsed.strides = value;
+    } else if (optionValue(args, i, "--output-strides", value)) {
+      parsed.outputStrides = value;
+    } else if (optionValue(args, i, "--output-dtype", value)) {
+      parsed.outputType = value;
     } else if (optionValue(args, i, "--operation", value)) {
       parsed.operation = value;
     } else if (optionValue(args, i, "--profile", value)) {
@@ -118,9 +147,12 @@ PlanArgs parseArgs(const std::vector<std::string>& args) {
   return parsed;
 }
 
-// "4096x4096": 1 to 8 decimal sizes, each at most 2^32 - 1.
-std::vector<uint32_t> parseSizes(const std::string& text) {
-  std::vector<uint32_t> sizes;
+// "4096x4096": 1 to 8 decimal numbers, each at most 2^32 - 1; `what` names
+// the argument ("SIZES '4096x4096'") and `kind` its numbers ("sizes such as
+// 4096x4096") in the refusal.
+std::vector<uint32_t> parseDimensions(const std::string& text, const std::string& what,
+                                      const std::string& kind) {
+  std::vector<uint32_t> values;
   size_t start = 0;
   while (true) {
     size_t end = text.find('x', start);
@@ -130,19 +162,37 @@ std::vector<uint32_t> parseSizes(const std::string& text) {
                   part.find_first_not_of("0123456789") == std::string::npos;
     unsigned long long value = digits ? std::stoull(part) : 0;
     if (!digits || value > 0xFFFFFFFFull) {
-      throw Failure(kExitUsage, "SIZES '" + text +
-                                    "' is not sizes such as 4096x4096, each from 0 to 4294967295");
+      throw Failure(kExitUsage, what + " is not " + kind + ", each from 0 to 4294967295");
     }
-    sizes.push_back(static_cast<uint32_t>(value));
+    values.push_back(static_cast<uint32_t>(value));
     if (end == std::string::npos) break;
     start = end + 1;
   }
+  return values;
+}
+
+std::vector<uint32_t> parseSizes(const std::string& text) {
+  std::vector<uint32_t> sizes =
+      parseDimensions(text, "SIZES '" + text + "'", "sizes such as 4096x4096");
   if (sizes.size() > kMaxDimensions) {
     throw Failure(kExitUsage, "SIZES '" + text + "' has " + std::to_string(sizes.size()) +
                                   " dimensions, more than the " + std::to_string(kMaxDimensions) +
                                   " vkscan supports");
   }
   return sizes;
+}
+
+// `option`'s strides, one per dimension of an array of `rank`.
+std::vector<uint32_t> parseStrides(const std::string& option, const std::string& text,
+                                   size_t rank) {
+  std::vector<uint32_t> strides =
+      parseDimensions(text, option + " '" + text + "'", "strides such as 1x4096");
+  if (strides.size() != rank) {
+    throw Failure(kExitUsage, option + " '" + text + "' has " + std::to_string(strides.size()) +
+                                  (strides.size() == 1 ? " stride" : " strides") + " for " +
+                                  std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s"));
+  }
+  return strides;
 }
 
 // The operation `text` names.
@@ -226,10 +276,25 @@ int planCommand(const std::vector<std::string>& args, const GlobalOptions& globa
                                   std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s"));
   }
   desc.axis = static_cast<uint32_t>(parsed.axis < 0 ? parsed.axis + rank : parsed.axis);
+  if (parsed.strides) {
+    desc.input.strides = parseStrides("--strides", *parsed.strides, desc.input.sizes.size());
+  }
   desc.output = desc.input;
+  // A broadcast input's layout would overlap the output with itself.
+  bool broadcasts = std::find(desc.input.strides.begin(), desc.input.strides.end(), 0u) !=
+                    desc.input.strides.end();
+  if (broadcasts) desc.output.strides.clear();
+  if (parsed.outputStrides) {
+    desc.output.strides =
+        parseStrides("--output-strides", *parsed.outputStrides, desc.input.sizes.size());
+  }
+  if (parsed.outputType) {
+    desc.output.dataType = parseDataType("--output-dtype", *parsed.outputType);
+  }
+  if (parsed.indices) desc.indices = {DataType::Int64, desc.output.sizes, desc.output.strides};
   desc.axisDirection = parsed.reverse ? AxisDirection::Decreasing : AxisDirection::Increasing;
   desc.exclusive = parsed.exclusive;
-  TensorDesc lines{carryType(type), desc.input.sizes, {}};
+  TensorDesc lines{carryType(desc.output.dataType), desc.input.sizes, {}};
   lines.sizes[desc.axis] = 1;
   if (parsed.carryIn) desc.carryIn = lines;
   if (parsed.totals) desc.totals = lines;
