@@ -229,20 +229,35 @@ void checkReduced() {
   sReducedCount[gLooker] = stays;
 }
 
+// nodeValue()'s depth-first walk: per level, the sum of the node summed
+// there so far and its next child. Private arrays indexed by a runtime level
+// can hold registers through the whole kernel on a GPU, walk or not
+// (docs/performance.md); a kernel with shared memory to spare defines
+// LOOKBACK_WALK_IN_SHARED to keep them there, per looking invocation.
+#ifdef LOOKBACK_WALK_IN_SHARED
+shared ACC_T sWalkSum[LOOKERS * MAX_LEVELS];
+shared uint sWalkNext[LOOKERS * MAX_LEVELS];
+#define WALK_SUM(level) sWalkSum[gLooker * MAX_LEVELS + (level)]
+#define WALK_NEXT(level) sWalkNext[gLooker * MAX_LEVELS + (level)]
+#else
+ACC_T gWalkSum[MAX_LEVELS];
+uint gWalkNext[MAX_LEVELS];
+#define WALK_SUM(level) gWalkSum[level]
+#define WALK_NEXT(level) gWalkNext[level]
+#endif
+
 // V of node j at level d: published, or else computed here depth-first from
 // its descendants' published values, reducing only tiles none published.
 ACC_T nodeValue(uint line, uint d, uint j) {
   ACC_T value;
   if (lookedUp(valueIndex(line, d, j), value)) return value;
   if (d == 0u) return reduceTile(line, j);
-  precise ACC_T sums[MAX_LEVELS];
-  uint next[MAX_LEVELS];
   uint level = d;
-  sums[level] = identity();
-  next[level] = 16u * j;
-  // next[level]: the next child (at level - 1) of the node summed at level.
+  WALK_SUM(level) = identity();
+  WALK_NEXT(level) = 16u * j;
+  // WALK_NEXT(level): the next child (at level - 1) of the node summed at level.
   for (;;) {
-    uint child = next[level];
+    uint child = WALK_NEXT(level);
     ACC_T childValue;
     bool known = lookedUp(valueIndex(line, level - 1u, child), childValue);
     if (!known && level - 1u == 0u) {
@@ -251,22 +266,26 @@ ACC_T nodeValue(uint line, uint d, uint j) {
     }
     if (!known) {
       --level;
-      sums[level] = identity();
-      next[level] = 16u * child;
+      WALK_SUM(level) = identity();
+      WALK_NEXT(level) = 16u * child;
       continue;
     }
-    sums[level] = combine(sums[level], childValue);
-    ++next[level];
+    precise ACC_T sum = combine(WALK_SUM(level), childValue);
+    WALK_SUM(level) = sum;
+    uint next = child + 1u;
+    WALK_NEXT(level) = next;
     // Completed nodes pass their sums up.
-    while ((next[level] & 15u) == 0u) {
-      if (level == d) return sums[level];
-      ACC_T done = sums[level];
+    while ((next & 15u) == 0u) {
+      if (level == d) return WALK_SUM(level);
+      ACC_T done = WALK_SUM(level);
       ++level;
-      sums[level] = combine(sums[level], done);
-      ++next[level];
+      precise ACC_T parent = combine(WALK_SUM(level), done);
+      WALK_SUM(level) = parent;
+      next = WALK_NEXT(level) + 1u;
+      WALK_NEXT(level) = next;
     }
   }
-  return sums[d];
+  return WALK_SUM(d);
 }
 
 // L_d(j): the serial sum of the values of node j's earlier siblings.

@@ -227,6 +227,15 @@ bool stagedVector(Segment s, uint a, out OFFSET_T offset) {
          s.first + OFFSET_T(traversal * uint(VEC_N)) < OFFSET_T(p.axisLen);
 }
 
+// The lane's node from its segment's staged vectors.
+void stagedVectorsNode(Segment s, out ACC_T v[NODE]) {
+  ACC_VEC_T w[NODE_VECS];
+  [[unroll]] for (int c = 0; c < NODE_VECS; ++c) {
+    w[c] = sStage[s.region + stageSlot(s.node * uint(NODE_VECS) + uint(c))];
+  }
+  nodeOfVecs(w, v);
+}
+
 void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
   Segment s = segmentOf(task, task.inLine);
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
@@ -238,11 +247,7 @@ void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
   }
   subgroupMemoryBarrierShared();
   subgroupBarrier();
-  ACC_VEC_T w[NODE_VECS];
-  [[unroll]] for (int c = 0; c < NODE_VECS; ++c) {
-    w[c] = sStage[s.region + stageSlot(s.node * uint(NODE_VECS) + uint(c))];
-  }
-  nodeOfVecs(w, v);
+  stagedVectorsNode(s, v);
 }
 
 // Each lane rewrites the slots its node was read from, which no other lane
@@ -294,6 +299,15 @@ bool stagedElement(Segment s, uint e, out OFFSET_T offset) {
   return s.firstLine + line < p.lineCount && s.first + OFFSET_T(traversal) < OFFSET_T(p.axisLen);
 }
 
+// The lane's node from its segment's staged elements.
+void stagedElementsNode(Segment s, out ACC_T v[NODE]) {
+  uint region = s.region * uint(VEC_N);
+  [[unroll]] for (int c = 0; c < NODE; ++c) {
+    v[kReverse ? NODE - 1 - c : c] =
+        stagedElementAt(region + stagedSlot(s.node * uint(NODE) + uint(c)));
+  }
+}
+
 void loadStagedElements(RowTask task, out ACC_T v[NODE]) {
   Segment s = segmentOf(task, task.inLine);
   uint region = s.region * uint(VEC_N);
@@ -306,10 +320,7 @@ void loadStagedElements(RowTask task, out ACC_T v[NODE]) {
   }
   subgroupMemoryBarrierShared();
   subgroupBarrier();
-  [[unroll]] for (int c = 0; c < NODE; ++c) {
-    v[kReverse ? NODE - 1 - c : c] =
-        stagedElementAt(region + stagedSlot(s.node * uint(NODE) + uint(c)));
-  }
+  stagedElementsNode(s, v);
 }
 
 // As storeStagedNode(): each lane rewrites the slots its node was read from.
@@ -331,6 +342,13 @@ void storeStagedElements(RowTask task, ACC_T v[NODE]) {
   }
 }
 
+// A staged lane past the lines read its segment's slots, not a node of its own.
+void clearNodePastLines(RowTask task, inout ACC_T v[NODE]) {
+  if (!task.valid) {
+    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
+  }
+}
+
 // The workgroup's nodes, staged where tileStaged(). Call from uniform
 // control flow.
 void loadTileNode(RowTask task, out ACC_T v[NODE]) {
@@ -343,10 +361,20 @@ void loadTileNode(RowTask task, out ACC_T v[NODE]) {
   } else {
     loadStagedElements(task, v);
   }
-  // A staged lane past the lines loaded its segment's slots, not its own node.
-  if (!task.valid) {
-    [[unroll]] for (int j = 0; j < NODE; ++j) v[j] = identity();
+  clearNodePastLines(task, v);
+}
+
+// The node loadTileNode() staged, read again from sStage, where it stays
+// until storeTileNode() unless the kernel writes sStage meanwhile: a kernel
+// need not hold it in registers in between. Staged tiles only.
+void restagedTileNode(RowTask task, out ACC_T v[NODE]) {
+  Segment s = segmentOf(task, task.inLine);
+  if (tileOnVectors(task)) {
+    stagedVectorsNode(s, v);
+  } else {
+    stagedElementsNode(s, v);
   }
+  clearNodePastLines(task, v);
 }
 
 void storeTileNode(RowTask task, ACC_T v[NODE]) {

@@ -90,6 +90,7 @@ ACC_T workgroupTileSum(uint line, uint tile) {
 }
 
 #define LOOKBACK_LISTS_SILENT_TILES
+#define LOOKBACK_WALK_IN_SHARED
 #include "lookback_tree.glsl"
 #include "lookback_workgroup.glsl"
 #include "line_carries.glsl"
@@ -141,5 +142,10 @@ void main() {
   if (kLineTotals && t == 0u && tile + 1u == p.chunksPerLine) {
     storeLineTotal(carriesStart(), line, lineTotal(tileValue));
   }
+  // A staged tile waits out the look-back in shared memory (which the
+  // look-back leaves alone), so its node need not hold registers meanwhile.
+  // A one-pass tile is staged wherever kStagedNodes: its line spans the
+  // workgroup.
+  if (kStagedNodes) restagedTileNode(task, v);
   storeScannedNode(task, v, carry);
 }
