@@ -25,8 +25,8 @@
 # cases of the GPU plans' kernels, with the GPU-tuned profiles; "none": no such
 # run), GPU_CHECK_TEST_SHARDS (processes per suite, half the CPUs, at most 8),
 # GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
-# GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m rows_16k
-# short_rows_16m": substrings, as --case takes them), GPU_CHECK_VARIANTS
+# GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m 1d_256m$
+# rows_16k short_rows_16m", as --case takes them), GPU_CHECK_VARIANTS
 # (VKSCAN_TUNING values, ';' between them, whose plans a step `variants` times on
 # GPU_CHECK_VARIANT_CASES where 1-D FLOAT32 2^28 misses a bar of issue 47 or
 # rows_16k is under 0.7 of the compute-copy roof, or always with
@@ -487,11 +487,12 @@ run() {
   if [[ -x $work/baseline/bin/vkscan-bench ]]; then
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before
     # the binaries' own RUNPATH).
-    # Not 1d_256m by default: an older benchmark takes it as a substring, with
-    # three more 1 GiB cases, on one CPU, and prints its CSV only at its end,
-    # which the step's cap would then cut off. 1d_16m has all its levels but one.
+    # 1d_256m by its exact name: a benchmark older than 93ace5a takes names as
+    # substrings, and so finds no such case, where `1d_256m` would bring three
+    # more 1 GiB cases (before 9bb76af on one CPU, the CSV printed only at the
+    # end, which the step's cap could cut off); 1d_16m has all its levels but one.
     local cases=() name
-    for name in ${GPU_CHECK_BASELINE_CASES:-1d_1m 1d_16m rows_16k short_rows_16m}; do
+    for name in ${GPU_CHECK_BASELINE_CASES:-1d_1m 1d_16m 1d_256m\$ rows_16k short_rows_16m}; do
       cases+=(--case "$name")
     done
     [[ ${GPU_CHECK_QUICK:-0} == 1 ]] && cases+=(--quick --device-local)
