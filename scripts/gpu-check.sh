@@ -22,8 +22,8 @@
 # arguments for every test binary, e.g. a -tc= filter), GPU_CHECK_TOTAL_S (480),
 # GPU_CHECK_FOCUS_ARGS and GPU_CHECK_FOCUS_PROFILES (doctest arguments and
 # VKSCAN_TEST_PROFILES of a first vkscan_tests run, up to 90 s: by default the
-# cases of the GPU plans' kernels, with the GPU-tuned profiles; "none": no such
-# run), GPU_CHECK_TEST_SHARDS (processes per suite, half the CPUs, at most 8),
+# cases of the GPU plans' kernels, with the GPU-tuned profiles; "none" in either:
+# no such run), GPU_CHECK_TEST_SHARDS (processes per suite, half the CPUs, at most 8),
 # GPU_CHECK_BENCH_ARGS (more vkscan-bench arguments, e.g. "--case 1d_"),
 # GPU_CHECK_BASELINE_CASES (the baseline's --case names, "1d_1m 1d_16m 1d_256m$
 # rows_16k short_rows_16m", as --case takes them), GPU_CHECK_VARIANTS
@@ -263,13 +263,19 @@ test_shards() {
   echo "$n"
 }
 
+# Whether the run has its test-focus step: "none" in either of its knobs
+# skips it (VKSCAN_TEST_PROFILES=none would fail every case instead).
+focus_wanted() {
+  [[ ${GPU_CHECK_FOCUS_ARGS:-} != none && ${GPU_CHECK_FOCUS_PROFILES:-} != none ]]
+}
+
 run_tests() {
   local work=$1 name
   # The GPU paths (or known failures) first, so that the whole suites' caps
   # cannot starve them.
   local focus=${GPU_CHECK_FOCUS_ARGS:-$DEFAULT_FOCUS_ARGS} shard_count
   shard_count=$(test_shards)
-  if [[ $focus != none && -x $work/tests/vkscan_tests ]]; then
+  if focus_wanted && [[ -x $work/tests/vkscan_tests ]]; then
     step test-focus 90 shards "$OUT/test-focus.log" "$shard_count" \
       env VKSCAN_TEST_PROFILES="${GPU_CHECK_FOCUS_PROFILES:-$DEFAULT_FOCUS_PROFILES}" \
       "$work/tests/vkscan_tests" --duration=true "$focus"
@@ -512,6 +518,9 @@ run() {
   summarize
   ! grep -q ',\(fail\|timeout\),' "$STEPS_CSV"
 }
+
+# Sourced (the tests): the functions only.
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 
 case ${1:-} in
   bundle) [[ $# == 2 ]] || usage; bundle "$2" ;;
