@@ -147,7 +147,7 @@ PlanArgs parseArgs(const std::vector<std::string>& args) {
   return parsed;
 }
 
-// "4096x4096": 1 to 8 decimal numbers, each at most 2^32 - 1; `what` names
+// "4096x4096": decimal numbers between x's, each at most 2^32 - 1; `what` names
 // the argument ("SIZES '4096x4096'") and `kind` its numbers ("sizes such as
 // 4096x4096") in the refusal.
 std::vector<uint32_t> parseDimensions(const std::string& text, const std::string& what,
