@@ -158,6 +158,7 @@ uint stagedSegment() { return min(gl_SubgroupSize, kWorkgroupSize); }
 uint stageSlot(uint a) { return a ^ ((a >> 3u) & 7u); }
 
 bool packedLines() { return (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u; }
+bool stagedAlongAxis() { return (p.flags & VKSCAN_FLAG_STAGED_ALONG_AXIS) != 0u; }
 
 // Whether the workgroup's nodes move staged: each segment inside one line or
 // over packed lines. The same on every invocation.
@@ -173,7 +174,7 @@ bool tileOnVectors(RowTask task) {
   bool tileFull = OFFSET_T(task.chunk) * OFFSET_T(kWorkgroupSize * NODE) +
                       OFFSET_T(NODE << p.shape) <=
                   OFFSET_T(p.axisLen);
-  return kVectorLoads && (tileFull || p.axisLen % uint(VEC_N) == 0u);
+  return kVectorLoads && !stagedAlongAxis() && (tileFull || p.axisLen % uint(VEC_N) == 0u);
 }
 
 // Staged accesses of the invocation's segment: its nodes, the invocation's
@@ -299,6 +300,17 @@ bool stagedElement(Segment s, uint e, out OFFSET_T offset) {
   return s.firstLine + line < p.lineCount && s.first + OFFSET_T(traversal) < OFFSET_T(p.axisLen);
 }
 
+// As stagedElement(), along a strided axis (stagedAlongAxis(): the segment
+// inside one line, no kReverse): element e of the segment in traversal
+// order, at its element offset from the line's offset `line`, so that
+// neighbouring lanes touch neighbouring elements of the axis.
+bool alongAxisElement(Segment s, uint e, OFFSET_T line, VKSCAN_STRIDE axisStride,
+                      out OFFSET_T offset) {
+  OFFSET_T k = s.first + OFFSET_T(e);
+  offset = line + k * toOffset(axisStride);
+  return s.firstLine < p.lineCount && k < OFFSET_T(p.axisLen);
+}
+
 // The lane's node from its segment's staged elements.
 void stagedElementsNode(Segment s, out ACC_T v[NODE]) {
   uint region = s.region * uint(VEC_N);
@@ -315,7 +327,11 @@ void loadStagedElements(RowTask task, out ACC_T v[NODE]) {
     uint e = uint(q) * s.size + s.lane;
     OFFSET_T offset;
     ACC_T x = identity();
-    if (stagedElement(s, e, offset)) x = loadIn(s.lowest + offset);
+    if (stagedAlongAxis()) {
+      if (alongAxisElement(s, e, task.inLine, p.inAxisStride, offset)) x = loadIn(offset);
+    } else if (stagedElement(s, e, offset)) {
+      x = loadIn(s.lowest + offset);
+    }
     setStagedElementAt(region + stagedSlot(e), x);
   }
   subgroupMemoryBarrierShared();
@@ -336,7 +352,11 @@ void storeStagedElements(RowTask task, ACC_T v[NODE]) {
   [[unroll]] for (int q = 0; q < NODE; ++q) {
     uint e = uint(q) * s.size + s.lane;
     OFFSET_T offset;
-    if (stagedElement(s, e, offset)) {
+    if (stagedAlongAxis()) {
+      if (alongAxisElement(s, e, task.outLine, p.outAxisStride, offset)) {
+        storeOut(offset, stagedElementAt(region + stagedSlot(e)));
+      }
+    } else if (stagedElement(s, e, offset)) {
       storeOut(s.lowest + offset, stagedElementAt(region + stagedSlot(e)));
     }
   }

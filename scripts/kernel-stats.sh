@@ -25,10 +25,12 @@ icd=$(find /usr/share/vulkan/icd.d -name 'radeon_icd.*.json' 2>/dev/null | head 
 }
 
 # The GPU matrix's sums (tools/bench/cases.cpp), not its products, maxima or
-# carried cases: SIZES, axis, dtype.
+# carried cases: SIZES, axis, dtype. columns_x3 takes the rows one pass on
+# elements, staged along its strided axis.
 shapes=(
   "1048576 0 float32" "268435456 0 float32" "134217728 0 uint64" "268435456 0 float16"
   "16384x16384 1 float32" "16384x16384 0 float32" "16777216x16 1 float32" "1x1x3x4 3 float32"
+  "16777216x3 0 float32"
 )
 
 export RADV_FORCE_FAMILY=${KERNEL_STATS_FAMILY:-navi21}

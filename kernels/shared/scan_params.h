@@ -44,6 +44,10 @@ using uint = uint32_t;
 // rows one pass: tile slot s is tile s / lineCount of line s % lineCount
 // (tiles across lines first), not tile s % chunksPerLine of line s / chunksPerLine
 #define VKSCAN_FLAG_LINES_FASTEST 32u
+// rows kernels, staged tiles of a strided axis: element e of a segment (one
+// line's) in traversal order, at the line's offset plus e's index times the
+// axis stride, not in memory order (stagedAlongAxis())
+#define VKSCAN_FLAG_STAGED_ALONG_AXIS 64u
 // Never set by the host: the chunk kernels' touched words (kTouchAhead) feed
 // a store made only under it, so that compilers keep those reads (a read
 // whose value goes unused is dropped).

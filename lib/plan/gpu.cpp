@@ -4,7 +4,8 @@
 // in one pass with decoupled look-back. Strided axes, and contiguous ones on
 // devices without subgroup shuffles, take chunk walks, an invocation a line
 // (or a lane of adjacent lines) walking a subtree, with the carries as a
-// problem of their own; few long ones take the columns one pass. A line's
+// problem of their own; long ones the columns one pass, or where they are
+// fewer than a columns tile's lanes, the rows kernels again. A line's
 // carry-in and total keep the one-pass plans: their kernels read and write
 // them.
 #include <algorithm>
@@ -40,7 +41,7 @@ constexpr uint64_t kColumnsTile = 256;
 // at i * axisLen elements from line 0), so that a staged segment of the rows
 // kernels may span several short lines (VKSCAN_FLAG_PACKED_LINES).
 bool linesPacked(const Problem& p) {
-  if (p.inAxisStride != p.outAxisStride) return false;
+  if (p.inAxisStride != p.outAxisStride || std::abs(p.inAxisStride) != 1) return false;
   int64_t next = static_cast<int64_t>(p.axisLen);
   for (const LineDim& dim : p.lines) {
     if (dim.inStride != next || dim.outStride != next) return false;
@@ -60,7 +61,7 @@ class GpuPlanner final : public Planner {
   using Planner::Planner;
 
   void planPiece(const Problem& p, const Bindings& b) override {
-    if (takesRows(p)) {
+    if (takesRows(p, b)) {
       planRows(p, b);
     } else {
       planChunks(p, b);
@@ -98,9 +99,30 @@ class GpuPlanner final : public Planner {
   }
 
  private:
-  bool takesRows(const Problem& p) const {
-    return std::abs(p.inAxisStride) == 1 && limits_.subgroupShuffles;
+  // Contiguous axes; strided ones where the chunk walks would need passes of
+  // their own for the carries and the columns one pass does not take them.
+  bool takesRows(const Problem& p, const Bindings& b = {}) const {
+    if (!limits_.subgroupShuffles) return false;
+    return std::abs(p.inAxisStride) == 1 || stridedRows(p, b);
   }
+
+  // Fewer lines of a strided axis than fill a columns tile, which the chunk
+  // walks would scan in several passes: the rows kernels read the input
+  // once, in one dispatch, their tiles staged along the axis so that
+  // neighbouring lanes touch neighbouring elements. Only where a tile fits
+  // shared memory: unstaged, each lane would walk its node alone. More lines
+  // keep the columns one pass and the chunk walks, whose lanes take
+  // neighbouring lines where those interleave: a line per workgroup would
+  // read each cache line once per line.
+  bool stridedRows(const Problem& p, const Bindings& b) const {
+    if (p.lineCount() >= tuning_.columnsScalarLines || columnsPlanned(p, b)) return false;
+    return tileFitsStage(p, tuning_.rowsWorkgroupSize) && !walksInOnePass(p, chunkShape(p, b));
+  }
+
+  // Tiles staged in traversal order, each element at its own axis stride
+  // (VKSCAN_FLAG_STAGED_ALONG_AXIS), where memory order cannot serve: a
+  // strided input axis.
+  static bool stagedAlongAxis(const Problem& p) { return std::abs(p.inAxisStride) != 1; }
 
   uint64_t rowsTile() const { return uint64_t{tuning_.rowsWorkgroupSize} * kNode; }
 
@@ -143,6 +165,10 @@ class GpuPlanner final : public Planner {
       bool wholeVectors = p.axisLen % static_cast<uint64_t>(vectorElements(p.type)) == 0;
       bool staged = stagesTiles(p, workgroup) && ((vector && wholeVectors) || p.axisLen >= kNode) &&
                     ((uint64_t{1} << segmentLog2) >= stagedSegment(workgroup) || packed);
+      if (stagedAlongAxis(p)) {
+        staged = tileFitsStage(p, workgroup) && p.axisLen >= kNode &&
+                 (uint64_t{1} << segmentLog2) >= stagedSegment(workgroup);
+      }
       setStagedNodes(scan, p, staged);
       if (staged && packed) scan.params.flags |= VKSCAN_FLAG_PACKED_LINES;
       setLineCarries(scan, p, carries);
@@ -154,10 +180,14 @@ class GpuPlanner final : public Planner {
     setVectorLoads(onePass, vector);
     onePass.pipeline.workgroupSize = workgroup;
     onePass.params.shape = log2Exact(workgroup);
-    setStagedNodes(onePass, p, stagesTiles(p, workgroup));
+    setStagedNodes(onePass, p,
+                   stagedAlongAxis(p) ? tileFitsStage(p, workgroup) : stagesTiles(p, workgroup));
     setLookbackTree(onePass, p, b, tiles);
     setLineCarries(onePass, p, carries);
-    if (tuning_.rowsLinesFastest && lines > 1) onePass.params.flags |= VKSCAN_FLAG_LINES_FASTEST;
+    // Along a strided axis, tiles across lines first: where lines interleave,
+    // the tiles that share cache lines then run together.
+    bool acrossLines = tuning_.rowsLinesFastest || stagedAlongAxis(p);
+    if (acrossLines && lines > 1) onePass.params.flags |= VKSCAN_FLAG_LINES_FASTEST;
     emit(onePass, lines * tiles);
   }
 
@@ -166,15 +196,24 @@ class GpuPlanner final : public Planner {
   // order), and the tile, as accumulators, fits the device's shared memory
   // beside the rest (kernels/rows.glsl sStage).
   bool stagesTiles(const Problem& p, uint32_t workgroup) const {
-    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(p.type));
-    return tuning_.rowsStagedNodes && p.inAxisStride == p.outAxisStride &&
-           tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+    return p.inAxisStride == p.outAxisStride && tileFitsStage(p, workgroup);
   }
 
-  // Staged tiles walk a decreasing axis from its end, on vectors or not.
+  bool tileFitsStage(const Problem& p, uint32_t workgroup) const {
+    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(p.type));
+    return tuning_.rowsStagedNodes && tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+  }
+
+  // Staged tiles walk a decreasing axis from its end, on vectors or not;
+  // along a strided axis, in traversal order.
   static void setStagedNodes(Dispatch& d, const Problem& p, bool staged) {
     d.pipeline.stagedNodes = staged;
-    if (staged) d.pipeline.reverse = p.inAxisStride < 0;
+    if (!staged) return;
+    if (stagedAlongAxis(p)) {
+      d.params.flags |= VKSCAN_FLAG_STAGED_ALONG_AXIS;
+    } else {
+      d.pipeline.reverse = p.inAxisStride < 0;
+    }
   }
 
   // The invocations whose nodes move together: a subgroup, or the workgroup
@@ -253,6 +292,12 @@ class GpuPlanner final : public Planner {
     return shape;
   }
 
+  // Whether the chunk walks take each line whole, a chunk of one walk: lines
+  // that fill the device, or a small problem of lines up to a level-3 node.
+  static bool walksInOnePass(const Problem& p, const ChunkShape& shape) {
+    return shape.wholeLines || (p.axisLen <= (uint64_t{1} << 12) && shape.small);
+  }
+
   // Strided lines take the columns one pass where they are too few to be
   // walked whole, in a problem that is not small.
   bool columnsPlanned(const Problem& p, const Bindings& b) const {
@@ -272,7 +317,7 @@ class GpuPlanner final : public Planner {
     ChunkWalk walk;
     walk.interleaved = shape.interleaved;
     walk.lanes = shape.lanes;
-    if (shape.wholeLines || (p.axisLen <= (uint64_t{1} << 12) && shape.small)) {
+    if (walksInOnePass(p, shape)) {
       walk.levels = levelsFor(p.axisLen);
     } else {
       walk.levels =

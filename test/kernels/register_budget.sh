@@ -20,9 +20,11 @@ stats=$(bash "$root/scripts/kernel-stats.sh" "$1")
 echo "$stats"
 
 failed=0
-# PIPELINE|VGPRs at most: the pipelines vkscan-bench's 1-D and rows cases take.
+# PIPELINE|VGPRs at most: the pipelines vkscan-bench's 1-D and rows cases
+# take, and few strided lines (staged along the axis, element by element).
 for budget in \
   "rows_onepass FLOAT32 wg 256 vector-loads staged|64" \
+  "rows_onepass FLOAT32 wg 256 staged|64" \
   "rows_onepass FLOAT32 wg 256 in-place vector-loads staged|64" \
   "rows_onepass FLOAT16 wg 256 vector-loads staged|64" \
   "rows_onepass UINT64 wg 256 vector-loads staged|96"; do

@@ -458,6 +458,84 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
   }
 }
 
+// Fewer than 16 lines of a strided axis, which chunk walks would scan in
+// three passes, take the rows kernels in one dispatch, their tiles staged
+// along the axis (VKSCAN_FLAG_STAGED_ALONG_AXIS): one strided line, read
+// strided into a packed output; lines interleaved (tiles across lines
+// first); lines apart of different strides in and out; and, where a tile is
+// 4096 elements, lines of one tile (rows_scan). Workgroups of 16 take lines
+// of 17 to 65 tiles: two levels of look-back; so does the emulated build
+// (64-bit integers as pairs of words, FLOAT16 as packed halves), tuned to
+// workgroups of 16. Every mode out of place, in place where input and output
+// share their layout; 64-bit types where their tile fits shared memory
+// (workgroups of 16).
+TEST_CASE("rows kernels: few lines of a strided axis in one dispatch, staged along the axis") {
+  struct StridedShape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> inStrides;
+    std::vector<uint32_t> outStrides;  // empty: packed
+  };
+  uint64_t seed = 4800;
+  for (test::Profile profile :
+       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups,
+                             test::Profile::EmulatedGpuTuning})) {
+    NamedDevice device = named(profile);
+    Device::Impl& impl = Device::Access::impl(device.device);
+    CAPTURE(device.name);
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    if (profile == test::Profile::EmulatedGpuTuning) impl.tuning.rowsWorkgroupSize = 16;
+    const uint32_t workgroup = impl.tuning.rowsWorkgroupSize;
+    const uint32_t tile = workgroup * 16;
+    // Past 4096 elements: shorter lines of few elements are one chunk walk.
+    const uint32_t unit = std::max(tile, 4096u);
+    std::vector<StridedShape> shapes = {
+        {{3 * unit + 5}, 0, {2}, {}},
+        {{2 * unit + 9}, 0, {3}, {3}},
+        {{3, 2 * unit + 7}, 1, {1, 3}, {1, 3}},
+        {{5, 4 * unit + 1}, 1, {8 * unit + 5, 2}, {4 * unit + 3, 1}},
+    };
+    if (tile == 4096) shapes.push_back({{10, tile - 7}, 1, {1, 10}, {1, 10}});
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt64,
+                          DataType::Float64}) {
+      if (!device.device.supports(type)) continue;
+      CAPTURE(type);
+      for (const StridedShape& shape : shapes) {
+        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
+        desc.input.strides = shape.inStrides;
+        if (!shape.outStrides.empty()) desc.output.strides = shape.outStrides;
+        CAPTURE(test::describe(desc));
+        detail::Plan plan = planOn(impl, desc);
+        if (rowsTileFits(impl, workgroup, type)) {
+          REQUIRE(plan.dispatches.size() == 1);
+          const detail::Dispatch& d = plan.dispatches[0];
+          bool oneTile = desc.input.sizes[shape.axis] <= tile;
+          CHECK(d.pipeline.stage ==
+                (oneTile ? detail::Stage::RowsScan : detail::Stage::RowsOnePass));
+          CHECK(d.pipeline.stagedNodes);
+          CHECK((d.params.flags & VKSCAN_FLAG_STAGED_ALONG_AXIS) != 0u);
+          CHECK_FALSE(d.pipeline.reverse);
+          bool acrossLines = !oneTile && shape.sizes.size() > 1;
+          CHECK(((d.params.flags & VKSCAN_FLAG_LINES_FASTEST) != 0u) == acrossLines);
+        }
+        bool sameLayout = shape.outStrides == shape.inStrides;
+        for (AxisDirection direction : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
+          for (bool exclusive : {false, true}) {
+            if (type != DataType::Float32 &&
+                exclusive != (direction == AxisDirection::Decreasing)) {
+              continue;
+            }
+            desc.axisDirection = direction;
+            desc.hasExclusiveSum = exclusive;
+            checkAgainstReference(desc, false, seed++, device);
+            if (sameLayout) checkAgainstReference(desc, true, seed++, device);
+          }
+        }
+      }
+    }
+  }
+}
+
 // A strided shape whose lines are off vectors, for the columns one pass.
 struct OffVectorShape {
   std::vector<uint32_t> sizes;

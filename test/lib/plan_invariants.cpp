@@ -215,9 +215,20 @@ class Checker {
       }
       expect(p.inAxisStride == p.outAxisStride, "packed lines share a direction");
     }
+    // Along a strided axis a staged tile moves in traversal order instead,
+    // element by element, each segment inside one line.
+    bool alongAxis = (p.flags & VKSCAN_FLAG_STAGED_ALONG_AXIS) != 0u;
+    expect(!alongAxis || d.pipeline.stagedNodes, "staged along the axis only where staged");
+    if (alongAxis) {
+      expect(std::abs(p.inAxisStride) != 1, "staged along the axis: a strided axis");
+      expect(!packed && !d.pipeline.vectorLoads && !d.pipeline.reverse,
+             "staged along the axis: no packed lines, vectors or memory order");
+      expect((uint64_t{1} << p.shape) >= std::min<uint64_t>(limits_.subgroupSize, wg),
+             "staged along the axis: a segment inside one line");
+    }
     if (d.pipeline.stagedNodes) {
       uint64_t accSize = dataTypeSize(detail::accumulationType(d.pipeline.type));
-      expect(p.inAxisStride == p.outAxisStride && std::abs(p.inAxisStride) == 1,
+      expect(alongAxis || (p.inAxisStride == p.outAxisStride && std::abs(p.inAxisStride) == 1),
              "staged nodes: one contiguous direction");
       expect(tile * accSize + 4096 <= limits_.maxSharedMemoryBytes,
              "a staged tile fits shared memory");
@@ -528,7 +539,10 @@ class Checker {
       expect(std::abs(p.inAxisStride) == 1, "realigned nodes: a contiguous axis");
       expect(d.pipeline.reverse == (p.inAxisStride < 0), "realigned: reverse matches the sign");
     } else if (d.pipeline.stagedNodes) {
-      expect(d.pipeline.reverse == (p.inAxisStride < 0), "staged: reverse matches the sign");
+      // Staged along a strided axis, tiles move in traversal order.
+      bool alongAxis = (p.flags & VKSCAN_FLAG_STAGED_ALONG_AXIS) != 0u;
+      expect(d.pipeline.reverse == (!alongAxis && p.inAxisStride < 0),
+             "staged: reverse matches the sign");
     } else if (!rowUnits) {
       expect(!d.pipeline.reverse,
              "reverse only with vector nodes, realigned nodes, staged nodes or row units");

@@ -836,8 +836,9 @@ TEST_CASE("plan: GPU devices use the rows kernels for contiguous axes") {
 }
 
 // Tuning::rowsLinesFastest flags the rows one pass of several lines only:
-// one line has one order, and lines of one tile take rows_scan.
-TEST_CASE("plan: rows one pass hands out tiles across lines first only where tuned") {
+// one line has one order, and lines of one tile take rows_scan. Several
+// lines of a strided axis take tiles across lines first untuned.
+TEST_CASE("plan: rows one pass hands out tiles across lines first where tuned or strided") {
   PlanLimits limits{32, 1024, 65535, 65535};
   limits.maxSharedMemoryBytes = 49152;
   auto acrossLines = [&](const CumulativeSummationDesc& desc, bool tuned) {
@@ -859,6 +860,56 @@ TEST_CASE("plan: rows one pass hands out tiles across lines first only where tun
   CHECK_FALSE(acrossLines(vkscan::test::packedDesc(DataType::Float32, {1u << 20}, 0), true));
   CHECK_FALSE(acrossLines(vkscan::test::packedDesc(DataType::Float32, {16384, 4096}, 1), true));
   CHECK_FALSE(acrossLines(vkscan::test::packedDesc(DataType::Float32, {16384, 16384}, 0), true));
+  CumulativeSummationDesc channels = vkscan::test::packedDesc(DataType::Float32, {3, 1u << 20}, 1);
+  channels.input.strides = channels.output.strides = {1, 3};
+  CHECK(acrossLines(channels, false));
+  CumulativeSummationDesc strided = vkscan::test::packedDesc(DataType::Float32, {1u << 20}, 0);
+  strided.input.strides = {2};
+  CHECK_FALSE(acrossLines(strided, false));
+}
+
+// Fewer lines of a strided axis than fill a columns tile take the rows
+// kernels on GPUs, in one dispatch, their tiles staged along the axis; more
+// lines, small problems, devices without shuffles and shared memory that
+// holds no tile keep their plans.
+TEST_CASE("plan: few lines of a strided axis take the rows kernels, staged along the axis") {
+  auto plan = [](std::vector<uint32_t> sizes, uint32_t axis, std::vector<uint32_t> strides,
+                 uint32_t sharedBytes = 49152, bool shuffles = true) {
+    PlanLimits limits{32, 1024, 65535, 65535};
+    limits.maxSharedMemoryBytes = sharedBytes;
+    limits.subgroupShuffles = shuffles;
+    CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::Float32, sizes, axis);
+    desc.input.strides = std::move(strides);
+    Plan result = makePlan(normalize(desc), limits, tuningFor(DeviceClass::Gpu, 32, 1024, {}));
+    checkInvariants(desc, result, limits);
+    return result;
+  };
+  auto alongAxis = [](const Plan& p, Stage stage) {
+    return p.dispatches.size() == 1 && p.dispatches[0].pipeline.stage == stage &&
+           p.dispatches[0].pipeline.stagedNodes &&
+           (p.dispatches[0].params.flags & VKSCAN_FLAG_STAGED_ALONG_AXIS) != 0u;
+  };
+  CHECK(alongAxis(plan({1u << 28}, 0, {2}), Stage::RowsOnePass));
+  CHECK(alongAxis(plan({5000}, 0, {5}), Stage::RowsOnePass));
+  CHECK(alongAxis(plan({15, 1u << 20}, 1, {1, 15}), Stage::RowsOnePass));
+  CHECK(alongAxis(plan({10, 4000}, 1, {1, 10}), Stage::RowsScan));
+  CHECK(alongAxis(plan({3, 1u << 20}, 1, {(2u << 20) + 1, 2}), Stage::RowsOnePass));
+  // A reversed strided axis keeps traversal order: no memory-order reverse.
+  CumulativeSummationDesc reversed = vkscan::test::packedDesc(DataType::Float32, {1u << 20}, 0);
+  reversed.input.strides = {3};
+  reversed.axisDirection = AxisDirection::Decreasing;
+  PlanLimits limits{32, 1024, 65535, 65535};
+  limits.maxSharedMemoryBytes = 49152;
+  Plan backwards = makePlan(normalize(reversed), limits, tuningFor(DeviceClass::Gpu, 32, 1024, {}));
+  REQUIRE(alongAxis(backwards, Stage::RowsOnePass));
+  CHECK_FALSE(backwards.dispatches[0].pipeline.reverse);
+  checkInvariants(reversed, backwards, limits);
+  // 16 lines fill a columns tile; a problem one chunk walk takes; no
+  // shuffles; no room for a tile.
+  CHECK(plan({16, 1u << 20}, 1, {1, 16}).dispatches[0].pipeline.stage == Stage::ColumnsOnePass);
+  CHECK(plan({4000}, 0, {5}).dispatches[0].pipeline.stage == Stage::ChunkScan);
+  CHECK(plan({1u << 20}, 0, {2}, 49152, false).dispatches.size() > 1);
+  CHECK(plan({1u << 20}, 0, {2}, 16384).dispatches.size() > 1);
 }
 
 // Issue 47: neighbouring invocations access neighbouring vectors. The rows

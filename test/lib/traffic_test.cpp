@@ -243,6 +243,36 @@ TEST_CASE("traffic: JSON keys") {
   }
 }
 
+// Few lines of a strided axis (a strided view of a vector, a few
+// interleaved channels) on GPUs in one rows dispatch, reading the input
+// once where chunk walks took three passes and read it twice; 16 lines or
+// more keep the columns one pass, CPU devices their chunk walks.
+TEST_CASE("traffic: few lines of a strided axis on GPUs in one pass read the input once") {
+  auto strided = [](std::vector<uint32_t> sizes, uint32_t axis, std::vector<uint32_t> strides) {
+    CumulativeSummationDesc desc = test::packedDesc(DataType::Float32, sizes, axis, false);
+    desc.input.strides = std::move(strides);
+    return desc;
+  };
+  const CumulativeSummationDesc vector = strided({1u << 28}, 0, {2});
+  const CumulativeSummationDesc channels = strided({3, 1u << 24}, 1, {1, 3});
+  for (const char* profile :
+       {"nvidia", "amd", "amd-wave32", "intel", "intel-simd16", "mali", "apple"}) {
+    CAPTURE(profile);
+    for (const CumulativeSummationDesc& desc : {vector, channels}) {
+      CAPTURE(desc.input.sizes);
+      const PlanReport report = planFor(desc, profile);
+      REQUIRE(kernelsOf(report) == std::vector<std::string>{"rows_onepass"});
+      CHECK(report.dispatches[0].stagedTiles);
+      CHECK(report.dispatches[0].inputBytesRead == report.tensorBytes);
+      CHECK(report.trafficRatio <= 1.02);
+      checkSums(report);
+    }
+  }
+  CHECK(kernelsOf(planFor(strided({16, 1u << 20}, 1, {1, 16}), "nvidia")) ==
+        std::vector<std::string>{"columns_onepass"});
+  CHECK(planFor(vector, "lavapipe").trafficRatio > 1.4);
+}
+
 // Issue 47: where the rows kernels coalesce, inspectable without a GPU.
 TEST_CASE("traffic: the report says which rows kernels stage their tiles") {
   auto stagedTiles = [](std::vector<uint32_t> sizes, const char* profile,
@@ -444,6 +474,11 @@ uint64_t changedBytes(const std::vector<uint8_t>& beforeA, const std::vector<uin
 }
 
 // Binds packed line tensors as the descriptor's carry-in and totals.
+CumulativeSummationDesc inputStrides(CumulativeSummationDesc desc, std::vector<uint32_t> strides) {
+  desc.input.strides = std::move(strides);
+  return desc;
+}
+
 ScanDesc carried(const CumulativeSummationDesc& summation, bool carryIn, bool totals) {
   ScanDesc desc = scanDesc(summation);
   TensorDesc lines{carryType(desc.output.dataType), desc.output.sizes, {}};
@@ -469,6 +504,8 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       scanDesc(test::packedDesc(DataType::UInt64, {100, 33}, 1, false)),
       // Columns off vectors: on GPU plans, lanes built element by element.
       scanDesc(test::packedDesc(DataType::Float32, {4096, 19}, 0, false)),
+      // Few strided lines: on GPU plans, tiles staged along the axis.
+      scanDesc(inputStrides(test::packedDesc(DataType::Float32, {3, 50000}, 1, false), {1, 3})),
       // Carried: the copy passes, and the one-pass kernels' line carries on
       // GPU plans (a long row, rows of a workgroup, few long columns).
       carried(test::packedDesc(DataType::Float32, {1u << 18}, 0, false), true, true),
@@ -478,6 +515,8 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       carried(test::packedDesc(DataType::Float32, {3000, 19}, 0, false), true, true),
       carried(test::packedDesc(DataType::Float16, {20000, 12}, 0, true), false, true),
       carried(test::packedDesc(DataType::UInt64, {100, 33}, 1, false), true, false),
+      carried(inputStrides(test::packedDesc(DataType::Float32, {2, 30000}, 1, false), {1, 2}), true,
+              true),
   };
   for (test::Profile profile : test::testedProfiles(
            {test::Profile::Native, test::Profile::GpuTuning, test::Profile::ManyPasses})) {

@@ -143,10 +143,15 @@ TEST_CASE("tuning override: planFor() plans with VKSCAN_TUNING") {
     CHECK_FALSE(planFor(line, "nvidia").dispatches[0].tilesAcrossLines);
   }
   {
-    // Seven lines off vectors: chunk walks by default, the columns one pass
-    // where the tuning takes that few.
+    // Seven lines off vectors: the rows one pass by default, the chunk walks
+    // where tiles are not staged, the columns one pass where the tuning
+    // takes that few.
     const CumulativeSummationDesc columns = test::packedDesc(DataType::Float32, {1u << 20, 7}, 0);
-    CHECK(kernels(planFor(columns, "nvidia")).size() == 7);
+    CHECK(kernels(planFor(columns, "nvidia")) == std::vector<std::string>{"rows_onepass"});
+    {
+      TuningVariable unstaged("rowsStagedNodes=0");
+      CHECK(kernels(planFor(columns, "nvidia")).size() == 7);
+    }
     TuningVariable few("columnsScalarLines=1");
     PlanReport report = planFor(columns, "nvidia");
     REQUIRE(kernels(report) == std::vector<std::string>{"columns_onepass"});

@@ -169,7 +169,8 @@ std::vector<Case> gpuMatrix(bool quick) {
       {"columns_16k", T::Float32, {side, side}, 0},
       // Columns off vectors: one pass, lanes built element by element.
       {"columns_16k_odd", T::Float32, {side, side - 1}, 0},
-      // Few columns: one vector lane in one pass, and three lines off vectors in chunk walks.
+      // Few columns: one vector lane in the columns one pass, and three lines off vectors in
+      // the rows one pass, staged along the axis.
       {"columns_x4", T::Float32, {pick(1u << 24, 1u << 16), 4}, 0},
       {"columns_x3", T::Float32, {pick(1u << 24, 1u << 16), 3}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
