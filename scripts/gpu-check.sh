@@ -30,7 +30,9 @@
 # (VKSCAN_TUNING values, ';' between them, whose plans a step `variants` times on
 # GPU_CHECK_VARIANT_CASES where 1-D FLOAT32 2^28 misses a bar of issue 47 or
 # rows_16k is under 0.7 of the compute-copy roof, or always with
-# GPU_CHECK_VARIANTS_ALWAYS=1; "none": never).
+# GPU_CHECK_VARIANTS_ALWAYS=1; "none": never), GPU_CHECK_FEW_LINES (tunings,
+# ';' between them, whose plans a step `few-lines` times on columns_x3 and
+# columns_x4 in every run: where few lines off vectors belong; "none": never).
 set -uo pipefail
 
 usage() {
@@ -304,23 +306,29 @@ run_tests() {
 DEFAULT_VARIANTS='lookbackPolls=16;lookbackPolls=4096;rowsStagedNodes=0;rowsLinesFastest=1;planner=cpu'
 DEFAULT_VARIANT_CASES='1d_16m$ 1d_256m$ rows_16k$ rows_262144$'
 
-# variants BENCH OUT QUICK LIST CASES: the cases again under each tuning of
-# LIST (';' between them), 11 repetitions each: OUT/variant-N.csv, and
-# OUT/variants.txt naming N's tuning. Which knob moves the one pass, in the
-# same run and without a rebuild.
+# Few lines off vectors (columns_x3: the rows one pass staged along the axis
+# by default) under the columns one pass and under the chunk walks; columns_x4,
+# the columns one pass on one vector lane, under the chunk walks too.
+DEFAULT_FEW_LINES='columnsScalarLines=1;rowsStagedNodes=0'
+FEW_LINES_CASES='columns_x3$ columns_x4$'
+
+# variants BENCH OUT QUICK LIST CASES [PREFIX]: the cases again under each
+# tuning of LIST (';' between them), 11 repetitions each: OUT/PREFIX-N.csv,
+# and OUT/PREFIXs.txt naming N's tuning (PREFIX: variant). Which knob moves
+# a plan, in the same run and without a rebuild.
 variants() {
-  local bench=$1 out=$2 quick=$3 list=$4 name i=0 rc=0 tuning
+  local bench=$1 out=$2 quick=$3 list=$4 prefix=${6:-variant} name i=0 rc=0 tuning
   local args=(--gpu-matrix --repeat 11)
   for name in $5; do args+=(--case "$name"); done
   [[ $quick == 1 ]] && args+=(--quick --device-local)
   local tunings
   IFS=';' read -ra tunings <<<"$list"
-  : >"$out/variants.txt"
+  : >"$out/${prefix}s.txt"
   for tuning in "${tunings[@]}"; do
     i=$((i + 1))
-    printf '%s\t%s\n' "$i" "$tuning" >>"$out/variants.txt"
-    echo "== variant $i: VKSCAN_TUNING=$tuning"
-    VKSCAN_TUNING=$tuning "$bench" "${args[@]}" --csv-file "$out/variant-$i.csv" || rc=1
+    printf '%s\t%s\n' "$i" "$tuning" >>"$out/${prefix}s.txt"
+    echo "== $prefix $i: VKSCAN_TUNING=$tuning"
+    VKSCAN_TUNING=$tuning "$bench" "${args[@]}" --csv-file "$out/$prefix-$i.csv" || rc=1
   done
   return "$rc"
 }
@@ -401,15 +409,17 @@ if bench:
             ratio = f"{tus / bus:7.3f}" if tus else "    n/a"
             tcol = f"{tus:10.1f}" if tus else "       n/a"
             lines.append(f"  {case:15s} {bus:11.1f} {tcol} {ratio} {b['check']}")
-    listed = os.path.join(out, "variants.txt")
-    if os.path.exists(listed):
-        lines.append("variants (VKSCAN_TUNING) in the same run: GPU time, and over bench.csv's:")
+    for prefix, step in (("variant", "variants"), ("few-line", "few-lines")):
+        listed = os.path.join(out, f"{prefix}s.txt")
+        if not os.path.exists(listed):
+            continue
+        lines.append(f"{step} (VKSCAN_TUNING) in the same run: GPU time, and over bench.csv's:")
         lines.append(f"  {'tuning':36s} {'case':15s} {'vkscan_us':>10s} {'ratio':>7s} check")
         for entry in open(listed):
             number, tuning = entry.rstrip("\n").split("\t", 1)
-            variant = rows(f"variant-{number}.csv")
+            variant = rows(f"{prefix}-{number}.csv")
             if not variant:
-                lines.append(f"  {tuning:36s} (no rows: see variants.log)")
+                lines.append(f"  {tuning:36s} (no rows: see {step}.log)")
             for case, v in variant.items():
                 r = bench.get(case)
                 vus = float(v["vkscan_us"])
@@ -489,6 +499,13 @@ run() {
   else
     log "variants: skipped (1-D FLOAT32 2^28 meets its bars, rows_16k 0.7 of the roof)"
     echo "variants,skipped,0,-" >>"$STEPS_CSV"
+  fi
+  local few_lines=${GPU_CHECK_FEW_LINES:-$DEFAULT_FEW_LINES}
+  if [[ $few_lines == none ]]; then
+    echo "few-lines,skipped,0,-" >>"$STEPS_CSV"
+  else
+    step few-lines 40 variants "$work/bin/vkscan-bench" "$OUT" "${GPU_CHECK_QUICK:-0}" \
+      "$few_lines" "$FEW_LINES_CASES" few-line
   fi
   if [[ -x $work/baseline/bin/vkscan-bench ]]; then
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before

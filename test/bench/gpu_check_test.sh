@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/gpu-check.sh's choices that need no bundle or device, its functions
-# sourced. Regression: GPU_CHECK_FOCUS_PROFILES=none (a rehearsal's way to skip
-# the test-focus step) ran it with VKSCAN_TEST_PROFILES=none, failing every case.
+# sourced; its step functions run on a stand-in bench. Regression:
+# GPU_CHECK_FOCUS_PROFILES=none (a rehearsal's way to skip the test-focus
+# step) ran it with VKSCAN_TEST_PROFILES=none, failing every case.
 set -u
 # shellcheck source=/dev/null
 source "$(dirname "$0")/../../scripts/gpu-check.sh"
@@ -22,4 +23,42 @@ GPU_CHECK_FOCUS_ARGS=none expect no "GPU_CHECK_FOCUS_ARGS=none"
 GPU_CHECK_FOCUS_PROFILES=none expect no "GPU_CHECK_FOCUS_PROFILES=none"
 GPU_CHECK_FOCUS_PROFILES=gpu-tuning expect yes "GPU_CHECK_FOCUS_PROFILES=gpu-tuning"
 GPU_CHECK_FOCUS_ARGS='-tc=spec*' expect yes "a filter"
+
+# variants() under a prefix of its own (the few-lines step) keeps its files
+# apart from the variants step's, and the summary lists both. A stand-in
+# bench writes one CSV row per --case, its time from VKSCAN_TUNING.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/bench" <<'STUB'
+#!/usr/bin/env bash
+cases=() csv=
+while (($#)); do
+  case $1 in
+    --case) cases+=("${2%\$}"); shift ;;
+    --csv-file) csv=$2; shift ;;
+  esac
+  shift
+done
+header="case,shape,axis,dtype,bytes,memory,vkscan_us,vkscan_gbps,copybuffer_us,copybuffer_gbps,"
+header+="roof_us,roof_gbps,ratio_copybuffer,ratio_roof,roof_kernel,dispatches,reps,check"
+us=${VKSCAN_TUNING:+20}
+{
+  echo "$header"
+  for c in "${cases[@]}"; do echo "$c,3x4,0,f32,1,device,${us:-10},1,1,1,1,1,0.5,0.5,copy,1,11,-"; done
+} >"$csv"
+STUB
+chmod +x "$work/bench"
+export OUT=$work
+variants "$work/bench" "$work" 0 'a=1;b=2' 'columns_x3$ columns_x4$' few-line >/dev/null
+VKSCAN_TUNING='' "$work/bench" --case columns_x3 --csv-file "$work/bench.csv"
+echo "step,status,seconds,rc" >"$work/steps.csv"
+for file in few-lines.txt few-line-1.csv few-line-2.csv; do
+  [[ -f $work/$file ]] || { echo "FAIL: variants with prefix few-line wrote no $file"; failed=1; }
+done
+[[ -e $work/variants.txt ]] && { echo "FAIL: the few-lines step wrote variants.txt"; failed=1; }
+summary=$(report summary)
+grep -q '^few-lines (VKSCAN_TUNING) in the same run' <<<"$summary" ||
+  { echo "FAIL: the summary lists no few-lines"; failed=1; }
+grep -Eq '^  b=2 +columns_x3 +20.0 +2.000 ' <<<"$summary" ||
+  { echo "FAIL: the summary gives no time or ratio for columns_x3 under b=2"; failed=1; }
 exit "$failed"
