@@ -461,7 +461,8 @@ TEST_CASE("single pass with look-back: strided axes, padded layouts, 16 tiles") 
 // Fewer than 16 lines of a strided axis, which chunk walks would scan in
 // three passes, take the rows kernels in one dispatch, their tiles staged
 // along the axis (VKSCAN_FLAG_STAGED_ALONG_AXIS): one strided line, read
-// strided into a packed output; lines interleaved (tiles across lines
+// strided into a packed output; one element broadcast along a line (stride
+// 0); lines interleaved (tiles across lines
 // first); lines apart of different strides in and out; and, where a tile is
 // 4096 elements, lines of one tile (rows_scan). Workgroups of 16 take lines
 // of 17 to 65 tiles: two levels of look-back; so does the emulated build
@@ -492,6 +493,7 @@ TEST_CASE("rows kernels: few lines of a strided axis in one dispatch, staged alo
     std::vector<StridedShape> shapes = {
         {{3 * unit + 5}, 0, {2}, {}},
         {{2 * unit + 9}, 0, {3}, {3}},
+        {{2 * unit + 3}, 0, {0}, {}},
         {{3, 2 * unit + 7}, 1, {1, 3}, {1, 3}},
         {{5, 4 * unit + 1}, 1, {8 * unit + 5, 2}, {4 * unit + 3, 1}},
     };
