@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU kernels as a GPU's compiler builds them, without the GPU: Mesa's
 # RADV driver on a null device (RADV_FORCE_FAMILY: no hardware, nothing runs)
-# compiles every pipeline that the plans of the GPU matrix's shapes create,
+# compiles every pipeline that the plans of the GPU matrix's cases create,
 # and ACO's statistics (VK_KHR_pipeline_executable_properties) give the
 # registers, spills, shared memory and waves per SIMD of each. Registers held
 # through a look-back decide how many workgroups a GPU keeps in flight, and so
@@ -24,32 +24,28 @@ icd=$(find /usr/share/vulkan/icd.d -name 'radeon_icd.*.json' 2>/dev/null | head 
   exit 1
 }
 
-# The GPU matrix's sums (tools/bench/cases.cpp), not its products, maxima or
-# carried cases: SIZES, axis, dtype. columns_x3 takes the rows one pass on
-# elements, staged along its strided axis.
-shapes=(
-  "1048576 0 float32" "268435456 0 float32" "134217728 0 uint64" "268435456 0 float16"
-  "16384x16384 1 float32" "16384x16384 0 float32" "16777216x16 1 float32" "1x1x3x4 3 float32"
-  "16777216x3 0 float32"
-)
+# The GPU matrix's descriptors, as vkscan-bench lists them (beside VKSCAN).
+bench=$(dirname "$vkscan")/vkscan-bench
+plans=$("$bench" --gpu-matrix --list | cut -f2 | sort -u) || {
+  echo "kernel-stats: $bench --gpu-matrix --list failed (build vkscan-bench first)" >&2
+  exit 1
+}
 
 export RADV_FORCE_FAMILY=${KERNEL_STATS_FAMILY:-navi21}
 export VK_DRIVER_FILES=$icd VKSCAN_PIPELINE_STATISTICS=1
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 unset VKSCAN_DEVICE
 
-lines=$(for shape in "${shapes[@]}"; do
-  read -r sizes axis dtype <<<"$shape"
-  "$vkscan" plan "$sizes" --axis "$axis" --dtype "$dtype" 2>&1 >/dev/null |
-    grep '^vkscan: pipeline ' || true
-done | sort -u)
+lines=$(while read -ra arguments; do
+  "$vkscan" plan "${arguments[@]}" 2>&1 >/dev/null | grep '^vkscan: pipeline ' || true
+done <<<"$plans" | sort -u)
 [[ -n $lines ]] || {
   echo "kernel-stats: the null device reported no statistics (is RADV's the device vkscan took?)" >&2
   exit 1
 }
 
 echo "ACO on RADV's null $RADV_FORCE_FAMILY ($($vkscan --version 2>/dev/null || echo vkscan)):"
-printf '%-60s %5s %5s %7s %6s %11s\n' pipeline VGPRs SGPRs "spill V/S" LDS waves/SIMD
+printf '%-72s %5s %5s %7s %6s %11s\n' pipeline VGPRs SGPRs "spill V/S" LDS waves/SIMD
 # "vkscan: pipeline NAME: Compute Shader: Stat=value, ...": the statistics
 # by name, whatever their order.
 awk '{
@@ -65,6 +61,6 @@ awk '{
     eq = index(fields[i], "=")
     if (eq > 0) value[substr(fields[i], 1, eq - 1)] = substr(fields[i], eq + 1)
   }
-  printf "%-60s %5s %5s %7s %6s %11s\n", name, value["VGPRs"], value["SGPRs"],
+  printf "%-72s %5s %5s %7s %6s %11s\n", name, value["VGPRs"], value["SGPRs"],
     value["Spilled VGPRs"] "/" value["Spilled SGPRs"], value["LDS size"], value["Subgroups per SIMD"]
 }' <<<"$lines"

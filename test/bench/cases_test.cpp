@@ -100,3 +100,22 @@ TEST_CASE("bench cases: the look-back ladder is one dispatch of the same tiles o
     CHECK((plan.scratchBytes == 0) == (kernel == "rows_scan"));
   }
 }
+
+// vkscan-bench --list gives each case's descriptor as `vkscan plan` takes
+// it (scripts/kernel-stats.sh plans the GPU matrix from it).
+TEST_CASE("bench cases: plan arguments say the case's shape, axis, type, operation and modes") {
+  auto arguments = [](const std::vector<Case>& matrix, const std::string& name) {
+    const std::vector<Case> selected = selectCases(matrix, {name + "$"});
+    REQUIRE(selected.size() == 1);
+    return selected[0].planArguments();
+  };
+  const std::vector<Case> gpu = gpuMatrix(false);
+  CHECK(arguments(gpu, "1d_256m") == "268435456 --axis 0 --dtype FLOAT32");
+  CHECK(arguments(gpu, "latency") == "1x1x3x4 --axis 3 --dtype FLOAT32");
+  CHECK(arguments(gpu, "1d_128m_u64") == "134217728 --axis 0 --dtype UINT64");
+  CHECK(arguments(gpu, "1d_256m_max") == "268435456 --axis 0 --dtype FLOAT32 --operation MAXIMUM");
+  CHECK(arguments(gpu, "rows_16k_carried") ==
+        "16384x16384 --axis 1 --dtype FLOAT32 --carry-in --totals");
+  CHECK(arguments(caseMatrix(false), "square_excl_dec") ==
+        "4096x4096 --axis 1 --dtype FLOAT32 --exclusive --reverse");
+}

@@ -21,16 +21,24 @@ echo "$stats"
 
 failed=0
 # PIPELINE|VGPRs at most: the pipelines vkscan-bench's 1-D and rows cases
-# take, and few strided lines (staged along the axis, element by element).
+# take, carried or not, and few strided lines (staged along the axis,
+# element by element).
 for budget in \
   "rows_onepass FLOAT32 wg 256 vector-loads staged|64" \
   "rows_onepass FLOAT32 wg 256 staged|64" \
+  "rows_onepass FLOAT32 wg 256 vector-loads staged line-carries|64" \
   "rows_onepass FLOAT32 wg 256 in-place vector-loads staged|64" \
   "rows_onepass FLOAT16 wg 256 vector-loads staged|64" \
   "rows_onepass UINT64 wg 256 vector-loads staged|96"; do
   pipeline=${budget%|*}
   most=${budget#*|}
-  row=$(awk -v name="$pipeline" 'substr($0, 1, length(name) + 1) == name " "' <<<"$stats")
+  # The row whose name, all but its last five columns, is the pipeline's:
+  # a name may begin another's ("... staged" and "... staged line-carries").
+  row=$(awk -v name="$pipeline" '{
+    row = $1
+    for (i = 2; i <= NF - 5; ++i) row = row " " $i
+    if (row == name) print
+  }' <<<"$stats")
   if [[ -z $row ]]; then
     echo "FAIL: no statistics for '$pipeline'"
     failed=1

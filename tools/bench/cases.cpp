@@ -63,6 +63,17 @@ std::string Case::typeText() const {
   return "?";
 }
 
+std::string Case::planArguments() const {
+  std::string text =
+      shapeText() + " --axis " + std::to_string(axis) + " --dtype " + dataTypeName(type);
+  if (operation != ScanOperation::Sum)
+    text += std::string(" --operation ") + scanOperationName(operation);
+  if (exclusive) text += " --exclusive";
+  if (decreasing) text += " --reverse";
+  if (carried) text += " --carry-in --totals";
+  return text;
+}
+
 ScanDesc Case::desc() const {
   ScanDesc desc;
   desc.operation = operation;

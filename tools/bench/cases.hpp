@@ -33,6 +33,10 @@ struct Case {
   std::string flagsText() const;  // "inclusive", "exclusive+decreasing", "inclusive+inplace"
   std::string typeText() const;   // "f32", "f16", "u64"
   ScanDesc desc() const;
+  // desc() as `vkscan plan` takes it: "SIZES --axis N --dtype T" and
+  // --operation, --exclusive, --reverse, --carry-in --totals where they
+  // apply (in place is no part of a descriptor).
+  std::string planArguments() const;
 };
 
 // --quick shrinks every shape so the whole run is a smoke test.

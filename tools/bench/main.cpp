@@ -75,6 +75,9 @@ Options:
                 tensors in device-local memory, filled and read back through a staging
                 buffer, even where the device is no GPU (default on a discrete or
                 integrated GPU, or where device-local memory is hidden from the host)
+  --list        print the cases the other options select, one a line: the case's name,
+                a tab, and its descriptor as `vkscan plan` arguments (SIZES --axis N
+                --dtype T ...); nothing is measured and no device is opened
   --txt FILE    also write the text report to FILE
   --csv-file FILE
                 also write the CSV rows --csv prints to FILE; FILE and --txt's are
@@ -100,6 +103,7 @@ struct Options {
   bool validation = false;
   bool gpuMatrix = false;
   bool deviceLocal = false;
+  bool list = false;
   std::string txtPath;
   std::string csvPath;
 };
@@ -184,6 +188,8 @@ Options parseOptions(int argc, char** argv) {
       options.gpuMatrix = true;
     } else if (arg == "--device-local") {
       options.deviceLocal = true;
+    } else if (arg == "--list") {
+      options.list = true;
     } else {
       throw UsageError("unknown option '" + arg + "'");
     }
@@ -953,6 +959,10 @@ int run(const Options& options) {
     std::string names;
     for (const Case& c : matrix) names += " " + c.name;
     throw UsageError("no case matches --case; the cases are:" + names);
+  }
+  if (options.list) {
+    for (const Case& c : cases) std::printf("%s\t%s\n", c.name.c_str(), c.planArguments().c_str());
+    return 0;
   }
 
   // Mesa's shader caches go to a private directory, removed at exit.
