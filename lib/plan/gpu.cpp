@@ -116,7 +116,7 @@ class GpuPlanner final : public Planner {
   // read each cache line once per line.
   bool stridedRows(const Problem& p, const Bindings& b) const {
     if (p.lineCount() >= tuning_.columnsScalarLines || columnsPlanned(p, b)) return false;
-    return tileFitsStage(p, tuning_.rowsWorkgroupSize) && !walksInOnePass(p, chunkShape(p, b));
+    return stagesTiles(p, tuning_.rowsWorkgroupSize) && !walksInOnePass(p, chunkShape(p, b));
   }
 
   // Tiles staged in traversal order, each element at its own axis stride
@@ -165,10 +165,6 @@ class GpuPlanner final : public Planner {
       bool wholeVectors = p.axisLen % static_cast<uint64_t>(vectorElements(p.type)) == 0;
       bool staged = stagesTiles(p, workgroup) && ((vector && wholeVectors) || p.axisLen >= kNode) &&
                     ((uint64_t{1} << segmentLog2) >= stagedSegment(workgroup) || packed);
-      if (stagedAlongAxis(p)) {
-        staged = tileFitsStage(p, workgroup) && p.axisLen >= kNode &&
-                 (uint64_t{1} << segmentLog2) >= stagedSegment(workgroup);
-      }
       setStagedNodes(scan, p, staged);
       if (staged && packed) scan.params.flags |= VKSCAN_FLAG_PACKED_LINES;
       setLineCarries(scan, p, carries);
@@ -180,8 +176,7 @@ class GpuPlanner final : public Planner {
     setVectorLoads(onePass, vector);
     onePass.pipeline.workgroupSize = workgroup;
     onePass.params.shape = log2Exact(workgroup);
-    setStagedNodes(onePass, p,
-                   stagedAlongAxis(p) ? tileFitsStage(p, workgroup) : stagesTiles(p, workgroup));
+    setStagedNodes(onePass, p, stagesTiles(p, workgroup));
     setLookbackTree(onePass, p, b, tiles);
     setLineCarries(onePass, p, carries);
     // Along a strided axis, tiles across lines first: where lines interleave,
@@ -193,15 +188,14 @@ class GpuPlanner final : public Planner {
 
   // Whether the rows kernels may stage tiles: the tuning says so, input and
   // output run the same way along the axis (staged accesses go by memory
-  // order), and the tile, as accumulators, fits the device's shared memory
-  // beside the rest (kernels/rows.glsl sStage).
+  // order) or the axis is strided (staged along it, in traversal order), and
+  // the tile, as accumulators, fits the device's shared memory beside the
+  // rest (kernels/rows.glsl sStage). A strided axis has no vector loads or
+  // packed lines, so a rows scan stages it from a node long, a segment a line.
   bool stagesTiles(const Problem& p, uint32_t workgroup) const {
-    return p.inAxisStride == p.outAxisStride && tileFitsStage(p, workgroup);
-  }
-
-  bool tileFitsStage(const Problem& p, uint32_t workgroup) const {
     uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(p.type));
-    return tuning_.rowsStagedNodes && tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+    return tuning_.rowsStagedNodes && (p.inAxisStride == p.outAxisStride || stagedAlongAxis(p)) &&
+           tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
   }
 
   // Staged tiles walk a decreasing axis from its end, on vectors or not;
