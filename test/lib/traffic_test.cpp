@@ -404,8 +404,10 @@ Written runDispatch(Device& device, const Operator& op, size_t index, uint8_t se
   uint64_t totalsBytes = std::max<uint64_t>(desc.totals.spanBytes(), 16);
   detail::DeviceBuffer carryIn(impl, carryBytes);
   detail::DeviceBuffer totals(impl, totalsBytes);
-  std::vector<uint8_t> input =
-      test::randomElements(desc.input.dataType, desc.input.elementCount(), seed);
+  // The whole span: a strided input's gaps hold whatever the memory held
+  // before, and the kernels read them (a walk sums every element it loads).
+  std::vector<uint8_t> input = test::randomElements(
+      desc.input.dataType, desc.input.spanBytes() / dataTypeSize(desc.input.dataType), seed);
   std::memcpy(in.mapped(), input.data(), input.size());
   if (!desc.carryIn.sizes.empty()) {
     std::vector<uint8_t> carries =
@@ -516,6 +518,9 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       carried(test::packedDesc(DataType::Float16, {20000, 12}, 0, true), false, true),
       carried(test::packedDesc(DataType::UInt64, {100, 33}, 1, false), true, false),
       carried(inputStrides(test::packedDesc(DataType::Float32, {2, 30000}, 1, false), {1, 2}), true,
+              true),
+      // A strided line with gaps: the harness fills the whole span.
+      carried(inputStrides(test::packedDesc(DataType::Float32, {20000}, 0, false), {2}), true,
               true),
   };
   for (test::Profile profile : test::testedProfiles(
