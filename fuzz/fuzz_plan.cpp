@@ -86,7 +86,7 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
       "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
       "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
       "%u shared %u\ntuning: class %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
-      "%llu shortfall %llu small %llu staged %d scalar lines %llu lines fastest %d\n",
+      "%llu shortfall %llu small %llu staged %d scalar lines %llu lines fastest %d one tile %d\n",
       static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
       list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
       list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
@@ -101,7 +101,7 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
       static_cast<unsigned long long>(tuning.chunkSmallProblem),
       static_cast<int>(tuning.rowsStagedNodes),
       static_cast<unsigned long long>(tuning.columnsScalarLines),
-      static_cast<int>(tuning.rowsLinesFastest));
+      static_cast<int>(tuning.rowsLinesFastest), static_cast<int>(tuning.columnsOneTile));
 }
 
 }  // namespace
@@ -166,6 +166,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
   if (data.ConsumeBool()) tuning.columnsScalarLines = data.ConsumeIntegralInRange<uint64_t>(1, 64);
   // Then the rows one pass's tile order.
   tuning.rowsLinesFastest = data.ConsumeBool();
+  // Then whether the columns one pass takes lines of one tile.
+  if (data.ConsumeBool()) tuning.columnsOneTile = !tuning.columnsOneTile;
 
   if (std::getenv("FUZZ_PLAN_PRINT") != nullptr) printCase(desc, limits, tuning);
   // FUZZ_PLAN_MAX_ELEMENTS=n skips larger tensors, to explore past a known

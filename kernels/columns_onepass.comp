@@ -19,6 +19,11 @@
 // With line carries, each line's carry-in enters at its root and its last
 // tile writes its total (line_carries.glsl).
 //
+// Lines of one tile (p.chunksPerLine 1) have no look-back: no scratch but
+// the line carries' header, tiles in the order of the workgroups, and a lane
+// spans only the 1 << p.shape nodes its lines fill, so that a workgroup
+// takes 256 >> p.shape lanes (p.shape 4 on lines of several tiles: 16).
+//
 // In place, as rows_onepass.comp: every tile publishes its lines' values
 // before it writes, sums reduced from memory are checked after a memory
 // barrier before any value computed from them is published, and memory
@@ -26,15 +31,20 @@
 #include "common.glsl"
 #include "publication.glsl"
 
-#define LANES 16u
+#define LANES 16u  // on lines of several tiles
 #define TILE_ELEMENTS 256u
 #define LOOKERS (16 * VEC_N)
 
 // Lanes of lines loaded element by element (PipelineKey::scalarLanes).
 layout(constant_id = VKSCAN_SPEC_SCALAR_LANES) const bool kScalarLanes = false;
 
-// The group's line (0 to LOOKERS - 1) that element c of lane `lane` holds.
-uint laneLine(uint lane, uint c) { return kScalarLanes ? c * LANES + lane : lane * uint(VEC_N) + c; }
+// Lanes of the workgroup, and their nodes along the axis: 256 invocations.
+uint laneCount() { return 256u >> p.shape; }
+
+// The group's line that element c of lane `lane` holds.
+uint laneLine(uint lane, uint c) {
+  return kScalarLanes ? c * laneCount() + lane : lane * uint(VEC_N) + c;
+}
 
 // A line's tile from memory, in the canonical order: 16 nodes of 16.
 ACC_T tileSumFromMemory(uint line, uint tile) {
@@ -58,9 +68,11 @@ ACC_T tileSumFromMemory(uint line, uint tile) {
 #include "lookback_tree.glsl"
 #include "line_carries.glsl"
 
-// Line carries (line_carries.glsl) follow the look-back's words; on
+bool oneTile() { return p.chunksPerLine == 1u; }
+
+// Line carries (line_carries.glsl) follow the look-back's words, if any; on
 // invocations that ran measureTree().
-uint carriesStart() { return roundToVector(counterWord() + 1u); }
+uint carriesStart() { return oneTile() ? 0u : roundToVector(counterWord() + 1u); }
 
 shared uint sTile;
 // Per (node, lane): the node's total, then L_1 of the node.
@@ -74,19 +86,22 @@ void main() {
   uint t = gl_LocalInvocationID.x;
   if (t == 0u) {
     measureTree();
-    sTile = atomicAdd(wordRef(counterWord()).v, 1u) - kUnpublished;
+    sTile = oneTile() ? flatWorkgroupIndex()
+                      : atomicAdd(wordRef(counterWord()).v, 1u) - kUnpublished;
   }
   barrier();
-  uint groups = (p.lineCount + uint(LOOKERS) - 1u) / uint(LOOKERS);
+  uint lanes = laneCount();
+  uint groupLines = lanes * uint(VEC_N);
+  uint groups = (p.lineCount + groupLines - 1u) / groupLines;
   uint slot = sTile;
   // Workgroups beyond the tiles (the grid's padding) have nothing to do.
   if (slot >= groups * p.chunksPerLine) return;
   uint tile = slot / groups;
   uint group = slot - tile * groups;
 
-  uint lane = t % LANES;
-  uint node = t / LANES;
-  uint firstLine = group * uint(LOOKERS);
+  uint lane = t & (lanes - 1u);
+  uint node = t >> (8u - p.shape);
+  uint firstLine = group * groupLines;
   // Where and whether each line of the lane is (a vector lane's lines are
   // all there or none: the host plans whole vectors of lines).
   OFFSET_T inLine[VEC_N];
@@ -119,58 +134,79 @@ void main() {
   }
   sNodeBefore[t] = s;
   barrier();
-  // The level-1 chain of each lane: its 16 nodes, in order.
-  if (t < LANES) {
+  // The level-1 chain of each lane: its nodes, in order. Where the tile is
+  // the line, its totals are the lines'.
+  if (t < lanes) {
     precise ACC_VEC_T before = identityVec();
-    for (uint n = 0u; n < 16u; ++n) {
-      ACC_VEC_T total = sNodeBefore[n * LANES + t];
-      sNodeBefore[n * LANES + t] = before;
+    for (uint n = 0u; n < (1u << p.shape); ++n) {
+      ACC_VEC_T total = sNodeBefore[n * lanes + t];
+      sNodeBefore[n * lanes + t] = before;
       before = combine(before, total);
     }
-    sTileTotal[t] = before;
+    if (!oneTile()) sTileTotal[t] = before;
+    if (oneTile() && kLineTotals) {
+      [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+        uint line = firstLine + laneLine(t, uint(c));
+        if (lineThere[c]) storeLineTotal(carriesStart(), line, vecElement(before, c));
+      }
+    }
   }
   barrier();
 
-  // One looking invocation per line of the tile: t is the group's line.
-  uint lookLane = kScalarLanes ? t % LANES : t / uint(VEC_N);
-  int lookElement = int(kScalarLanes ? t / LANES : t % uint(VEC_N));
-  uint lookLine = firstLine + t;
-  bool looking = t < uint(LOOKERS) && lookLine < p.lineCount;
-  gLooker = t < uint(LOOKERS) ? t : 0u;
-  ACC_T tileValue = identity();
-  ACC_T root = identity();
-  ACC_T total = identity();
-  if (looking) {
-    measureTree();
-    root = rootCarry(carriesStart(), lookLine);
-    tileValue = vecElement(sTileTotal[lookLane], lookElement);
-    publish(valueIndex(lookLine, 0u, tile), tileValue);
-    if (kInPlace && silentWords(wordsOf(tileValue))) {
-      recordCollision(collisionRecord(lineTileSlot(lookLine, tile)), tileValue);
+  // Lines of several tiles: one looking invocation per line of the tile (t
+  // is the group's line) finds its carry. oneTile() is uniform, so the
+  // look-back's barriers are too.
+  if (!oneTile()) {
+    uint lookLane = kScalarLanes ? t % LANES : t / uint(VEC_N);
+    int lookElement = int(kScalarLanes ? t / LANES : t % uint(VEC_N));
+    uint lookLine = firstLine + t;
+    bool looking = t < uint(LOOKERS) && lookLine < p.lineCount;
+    gLooker = t < uint(LOOKERS) ? t : 0u;
+    ACC_T tileValue = identity();
+    ACC_T root = identity();
+    ACC_T total = identity();
+    if (looking) {
+      measureTree();
+      root = rootCarry(carriesStart(), lookLine);
+      tileValue = vecElement(sTileTotal[lookLane], lookElement);
+      publish(valueIndex(lookLine, 0u, tile), tileValue);
+      if (kInPlace && silentWords(wordsOf(tileValue))) {
+        recordCollision(collisionRecord(lineTileSlot(lookLine, tile)), tileValue);
+      }
     }
-  }
-  if (t < uint(LOOKERS)) sReducedCount[t] = 0u;
-  for (;;) {
-    if (kInPlace) {
-      if (t == 0u) sUnchecked = false;
+    if (t < uint(LOOKERS)) sReducedCount[t] = 0u;
+    for (;;) {
+      if (kInPlace) {
+        if (t == 0u) sUnchecked = false;
+        barrier();
+      }
+      if (looking) sCarry[t] = tileCarry(lookLine, tile, tileValue, root, total);
+      if (!kInPlace) break;
+      memoryBarrierBuffer();
+      barrier();
+      if (!sUnchecked) break;
+      if (looking) checkReduced();
       barrier();
     }
-    if (looking) sCarry[t] = tileCarry(lookLine, tile, tileValue, root, total);
-    if (!kInPlace) break;
-    memoryBarrierBuffer();
-    barrier();
-    if (!sUnchecked) break;
-    if (looking) checkReduced();
+    if (kLineTotals && looking && tile + 1u == p.chunksPerLine) {
+      storeLineTotal(carriesStart(), lookLine, total);
+    }
     barrier();
   }
-  if (kLineTotals && looking && tile + 1u == p.chunksPerLine) {
-    storeLineTotal(carriesStart(), lookLine, total);
-  }
-  barrier();
 
   if (!valid) return;
+  // Where the tile is the line, the carry is the line's carry-in.
   ACC_VEC_T carry = identityVec();
-  [[unroll]] for (int c = 0; c < VEC_N; ++c) setVecElement(carry, c, sCarry[laneLine(lane, uint(c))]);
+  [[unroll]] for (int c = 0; c < VEC_N; ++c) {
+    uint line = laneLine(lane, uint(c));
+    ACC_T lineCarry = identity();
+    if (!oneTile()) {
+      lineCarry = sCarry[line];
+    } else if (lineThere[c]) {
+      lineCarry = rootCarry(carriesStart(), firstLine + line);
+    }
+    setVecElement(carry, c, lineCarry);
+  }
   precise ACC_VEC_T x = combine(carry, sNodeBefore[t]);
   bool exclusive = exclusiveScan();
   [[unroll]] for (int j = 0; j < NODE; ++j) {

@@ -32,7 +32,8 @@
 // it is set (describe(const Device&) then names it) and in planFor():
 // planner=gpu|cpu, lookbackPolls=N, rowsWorkgroupSize=16|256,
 // rowsStagedNodes=0|1, rowsLinesFastest=0|1, columnsScalarLines=N,
-// chunkTargetInvocations=N, wholeLineInvocations=N, chunkSmallProblem=N
+// columnsOneTile=0|1, chunkTargetInvocations=N, wholeLineInvocations=N,
+// chunkSmallProblem=N
 // (docs/tuning.md). Results stay the same bits; only speed and plans change.
 // An entry it cannot read makes the Device constructor, createDevice() and
 // planFor() throw InvalidArgument with field "VKSCAN_TUNING".

@@ -32,9 +32,9 @@ uint64_t onePassScratchWords(const Problem& p, uint64_t tiles) {
 // kernels/lookback_workgroup.glsl), rounded up.
 constexpr uint64_t kRowsSharedBytes = 4096;
 
-// The columns one-pass kernel's tile: 16 vectors of lines by 256 elements.
+// The columns one-pass kernel's tile: 16 lanes of lines by 256 elements, or
+// where that is the line, more lanes of fewer nodes.
 constexpr uint32_t kColumnsWorkgroup = 256;
-constexpr uint64_t kColumnsLanes = 16;
 constexpr uint64_t kColumnsTile = 256;
 
 // Whether consecutive lines lie back to back in input and output (line i
@@ -82,7 +82,9 @@ class GpuPlanner final : public Planner {
   uint64_t scratchBeforeCarries(const Problem& p) const override {
     uint64_t tile = 0;
     if (takesRows(p) && p.axisLen > rowsTile()) tile = rowsTile();
-    if (!takesRows(p) && columnsPlanned(p, Bindings{})) tile = kColumnsTile;
+    if (!takesRows(p) && columnsPlanned(p, Bindings{}) && p.axisLen > kColumnsTile) {
+      tile = kColumnsTile;
+    }
     if (tile == 0) return 0;
     uint64_t tiles = ceilDiv(p.axisLen, tile);
     return 4 * onePassScratchWords(p, tiles);
@@ -238,13 +240,16 @@ class GpuPlanner final : public Planner {
   }
 
   // A tile of 16 lanes of lines by 256 elements per workgroup
-  // (kernels/columns_onepass.comp), for lines of several tiles: a line of
-  // one needs no look-back, which the chunk walks spare. Lanes are vectors
-  // of lines where those lie in vectors, else built element by element from
+  // (kernels/columns_onepass.comp), for lines of several tiles, and where
+  // the tuning says so lines longer than a node, which the chunk walks would
+  // split into chunks (columnsPlanned()), three passes; lines of one tile
+  // need no look-back. Lanes are vectors of lines where
+  // those lie in vectors, else built element by element from
   // Tuning::columnsScalarLines lines. The kernel indexes its look-back words
   // in 32 bits, so many lines of millions of tiles keep the chunk walks.
   bool columnsInOnePass(const Problem& p, const Bindings& b) const {
-    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > kColumnsTile &&
+    uint64_t shortest = tuning_.columnsOneTile ? kNode : kColumnsTile;
+    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > shortest &&
            (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines) &&
            onePassScratchWords(p, ceilDiv(p.axisLen, kColumnsTile)) <= UINT32_MAX;
   }
@@ -256,10 +261,12 @@ class GpuPlanner final : public Planner {
     Dispatch d = makeDispatch(Stage::ColumnsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
     d.pipeline.workgroupSize = kColumnsWorkgroup;
     d.pipeline.scalarLanes = !linesOnVectors(p, b);
-    d.params.shape = 2;
-    setLookbackTree(d, p, b, tiles);
+    // A lane's nodes: the tile's 16, or where the tile is the line the nodes
+    // it fills, so that a workgroup takes more lanes of short lines.
+    d.params.shape = tiles > 1 ? 4 : log2Exact(ceilDiv(p.axisLen, kNode));
+    if (tiles > 1) setLookbackTree(d, p, b, tiles);
     setLineCarries(d, p, carries);
-    emit(d, ceilDiv(lanes, kColumnsLanes) * tiles);
+    emit(d, ceilDiv(lanes, kColumnsWorkgroup >> d.params.shape) * tiles);
   }
 
   // How the chunk walks would take a strided axis: lines interleaved in

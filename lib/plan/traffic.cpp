@@ -103,7 +103,8 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
     // reads are those of a look-back that finds every value published (no
     // wait, no fallback): at each level of its ancestors, a rows tile reads
     // the V of every earlier sibling and the nearest one's I, all at once;
-    // a columns line reads the nearest one's I.
+    // a columns line reads the nearest one's I. Lines of one tile (columns)
+    // look nowhere and count no tiles.
     t.read[index(d.in)] += elements;
     t.written[index(d.out)] += elements;
     uint64_t tiles = lines * d.params.chunksPerLine;
@@ -116,9 +117,10 @@ DispatchTraffic dispatchTraffic(const Dispatch& d) {
                                            : tilesWithSiblingsAt(d.params.chunksPerLine, level);
       ++level;
     }
-    t.statusBytes = 2 * lines * nodes * accumulator + 4 * tiles;
+    uint64_t counter = d.params.chunksPerLine > 1 ? 4 * tiles : 0;
+    t.statusBytes = 2 * lines * nodes * accumulator + counter;
     t.written[index(BufferRole::Scratch)] += t.statusBytes;
-    t.read[index(BufferRole::Scratch)] += lines * reads * accumulator + 4 * tiles;
+    t.read[index(BufferRole::Scratch)] += lines * reads * accumulator + counter;
   } else if (isReduce(stage)) {
     t.read[index(d.in)] += elements;
     if (d.hasAux) t.written[index(BufferRole::Scratch)] += carries;

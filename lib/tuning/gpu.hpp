@@ -22,5 +22,7 @@ inline constexpr bool kRowsStagedNodes = true;
 inline constexpr bool kRowsLinesFastest = false;
 // Lines off vectors in one pass from a rows tile's worth a workgroup (16 lines x 256).
 inline constexpr uint64_t kColumnsScalarLines = 16;
+// Short strided lines in one pass: 1.0 of the tensor's bytes moved where the chunk walks move 1.6.
+inline constexpr bool kColumnsOneTile = true;
 
 }  // namespace vkscan::detail::gpu_tuning

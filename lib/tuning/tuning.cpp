@@ -32,6 +32,7 @@ Tuning gpuTuning(uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
   tuning.rowsStagedNodes = kRowsStagedNodes;
   tuning.rowsLinesFastest = kRowsLinesFastest;
   tuning.columnsScalarLines = kColumnsScalarLines;
+  tuning.columnsOneTile = kColumnsOneTile;
   return tuning;
 }
 

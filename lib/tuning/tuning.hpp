@@ -51,6 +51,10 @@ struct Tuning {
   // GPU planner: the columns one pass takes lines off vectors (lanes built
   // element by element) from this many lines; fewer keep the chunk walks.
   uint64_t columnsScalarLines;
+  // GPU planner: strided lines of one columns tile (17 to 256 elements),
+  // which the chunk walks would take in three passes, take the columns one
+  // pass, with more lanes a workgroup and no look-back.
+  bool columnsOneTile;
 
   // CPU-device planner; zero or false in a GPU's tuning.
   // Interleaved lines, and lines that would take the look-back pass, are
@@ -83,9 +87,10 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
                     t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
                     t.rowsWorkgroupSize, t.rowsStagedNodes, t.rowsLinesFastest,
-                    t.columnsScalarLines, t.wholeLineShortfall, t.chunkLookbackMaxElements,
-                    t.cpuWorkers, t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign,
-                    t.texelInput, t.chunkNodeBarriers, t.chunkExclusivityCompiled);
+                    t.columnsScalarLines, t.columnsOneTile, t.wholeLineShortfall,
+                    t.chunkLookbackMaxElements, t.cpuWorkers, t.chunkTouchAheadStrideBytes,
+                    t.chunkLaneGroups, t.chunkRealign, t.texelInput, t.chunkNodeBarriers,
+                    t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

@@ -61,6 +61,8 @@ TuningOverride parseTuningOverride(const std::string& text) {
       setOnce(result.rowsLinesFastest, count(entry, value, 0, 1) == 1, entry);
     } else if (name == "columnsScalarLines") {
       setOnce(result.columnsScalarLines, count(entry, value, 1, kU32), entry);
+    } else if (name == "columnsOneTile") {
+      setOnce(result.columnsOneTile, count(entry, value, 0, 1) == 1, entry);
     } else if (name == "chunkTargetInvocations") {
       setOnce(result.chunkTargetInvocations, count(entry, value, 1, kU32), entry);
     } else if (name == "wholeLineInvocations") {
@@ -70,8 +72,8 @@ TuningOverride parseTuningOverride(const std::string& text) {
     } else {
       refuse(entry,
              "no such knob (planner, lookbackPolls, rowsWorkgroupSize, rowsStagedNodes, "
-             "rowsLinesFastest, columnsScalarLines, chunkTargetInvocations, wholeLineInvocations, "
-             "chunkSmallProblem)");
+             "rowsLinesFastest, columnsScalarLines, columnsOneTile, chunkTargetInvocations, "
+             "wholeLineInvocations, chunkSmallProblem)");
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -101,6 +103,7 @@ Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWork
   if (o.rowsStagedNodes) tuning.rowsStagedNodes = *o.rowsStagedNodes;
   if (o.rowsLinesFastest) tuning.rowsLinesFastest = *o.rowsLinesFastest;
   if (o.columnsScalarLines) tuning.columnsScalarLines = *o.columnsScalarLines;
+  if (o.columnsOneTile) tuning.columnsOneTile = *o.columnsOneTile;
   if (o.chunkTargetInvocations) tuning.chunkTargetInvocations = *o.chunkTargetInvocations;
   if (o.wholeLineInvocations) tuning.wholeLineInvocations = *o.wholeLineInvocations;
   if (o.chunkSmallProblem) tuning.chunkSmallProblem = *o.chunkSmallProblem;

@@ -21,6 +21,7 @@ struct TuningOverride {
   std::optional<bool> rowsStagedNodes;        // 0 or 1
   std::optional<bool> rowsLinesFastest;       // 0 or 1
   std::optional<uint64_t> columnsScalarLines;
+  std::optional<bool> columnsOneTile;  // 0 or 1
   std::optional<uint64_t> chunkTargetInvocations;
   std::optional<uint64_t> wholeLineInvocations;
   std::optional<uint64_t> chunkSmallProblem;

@@ -378,7 +378,8 @@ TEST_CASE("carry: wider outputs take the carry in the output's type") {
 // rows kernels, lines in segments of a workgroup (2 to 256 places: the
 // level-1 chain or the level-2 one) or of several tiles in one pass (one
 // level of look-back, or two in 16-wide workgroups); a strided one the
-// columns kernel (one level or two), where workgroups hold 256.
+// columns kernel (one level or two, or lines of one tile, on vectors and
+// off), where workgroups hold 256.
 // Accumulators of 4 and 8 bytes, every mode and binding met.
 TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
   struct Case {
@@ -402,6 +403,8 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
       {DataType::Float16, ScanOperation::Sum, {20000, 16}, 0},
       {DataType::Float32, ScanOperation::Sum, {3000, 19}, 0},
       {DataType::UInt64, ScanOperation::Minimum, {5000, 17}, 0},
+      {DataType::Float32, ScanOperation::Sum, {100, 3000}, 0},
+      {DataType::Float64, ScanOperation::Maximum, {40, 1001}, 0},
   };
   uint32_t k = 0;
   for (test::Profile profile :

@@ -612,6 +612,56 @@ TEST_CASE("columns one pass: fewer than 16 lines off vectors, where a tuning tak
                         650, 1, 1);
 }
 
+// Lines of one columns tile (17 to 256 elements along a strided axis) that
+// the chunk walks would split into chunks of a node, three passes, take the
+// columns one pass without look-back: no scratch, and a lane spans only the
+// nodes its lines fill, so that a workgroup takes 256 >> shape lanes (2 to
+// 16 nodes, 128 to 16 lanes). Vector lanes and lanes built element by
+// element, groups left partly empty, lines across two dimensions; every
+// mode of FLOAT32, two of the other types, spread over the GPU-tuned
+// profiles.
+TEST_CASE("columns one pass: lines of one tile, more lanes a workgroup, no look-back") {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> strides;  // empty: packed
+    uint32_t nodesLog2;
+    bool scalarLanes;
+  };
+  const Shape shapes[] = {
+      {{17, 4100}, 0, {}, 1, false},     {{32, 2100}, 0, {}, 1, false},
+      {{100, 3000}, 0, {}, 3, false},    {{256, 1000}, 0, {}, 4, false},
+      {{129, 1001}, 0, {}, 4, true},     {{7, 60, 260}, 1, {}, 2, false},
+      {{50, 400}, 0, {401, 1}, 2, true},
+  };
+  const std::vector<test::Profile> profiles =
+      test::testedProfiles({test::Profile::GpuTuning, test::Profile::EmulatedGpuTuning});
+  uint64_t seed = 680;
+  for (test::Profile profile : profiles) {
+    Device& device = test::testDevice(profile);
+    const Device::Impl& impl = Device::Access::impl(device);
+    CAPTURE(std::string(test::profileName(profile)));
+    for (DataType type : kTypes) {
+      if (!device.supports(type) || !takesType(profiles, profile, type, 0)) continue;
+      for (const Shape& shape : shapes) {
+        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
+        if (!shape.strides.empty()) desc.input.strides = desc.output.strides = shape.strides;
+        CAPTURE(test::describe(desc));
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        const detail::Dispatch& d = plan.dispatches[0];
+        CHECK(d.pipeline.stage == detail::Stage::ColumnsOnePass);
+        CHECK(d.params.chunksPerLine == 1);
+        CHECK(d.params.shape == shape.nodesLog2);
+        CHECK(d.pipeline.scalarLanes == shape.scalarLanes);
+        CHECK(d.clearBytes == 0);
+        CHECK(plan.scratchBytes == 0);
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 // Regression: with 32-invocation workgroups (4 subgroups) lavapipe left the
 // outputs of later subgroups unwritten (it runs memoryBarrierBuffer() as a
 // workgroup execution barrier, which the subgroups reached different numbers

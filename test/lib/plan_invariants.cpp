@@ -254,8 +254,17 @@ class Checker {
     const ScanParams& p = d.params;
     uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
     expect(d.pipeline.workgroupSize == 256, "columns workgroup of 256");
+    // A lane spans 1 << shape nodes: a tile's 16, or where the tile is the
+    // line, the nodes the line fills (more than one: a node is walked).
+    expect(p.shape <= 4, "a lane spans at most 16 nodes");
+    expect(p.chunksPerLine == 1 || p.shape == 4, "lines of several tiles: lanes of 16 nodes");
+    expect(p.chunksPerLine > 1 || (p.axisLen <= (uint64_t{16} << p.shape) &&
+                                   p.axisLen > (uint64_t{8} << p.shape) && p.axisLen > 16),
+           "a tile that is the line: the nodes it fills, more than one");
     uint64_t lanes = (p.lineCount + vector - 1) / vector;
-    expect(groups >= (lanes + 15) / 16 * p.chunksPerLine, "every column tile has a workgroup");
+    uint64_t lanesPerGroup = uint64_t{256} >> p.shape;
+    expect(groups >= (lanes + lanesPerGroup - 1) / lanesPerGroup * p.chunksPerLine,
+           "every column tile has a workgroup");
     expect(uint64_t{p.chunksPerLine} * 256 >= p.axisLen, "the tiles cover the line");
     expect((uint64_t{p.chunksPerLine} - 1) * 256 < p.axisLen, "no empty tile");
     if (d.pipeline.scalarLanes) {
@@ -442,8 +451,7 @@ class Checker {
   // line carries' header (kernels/line_carries.glsl), which points into the
   // carry-in and totals bindings: each line's value inside them.
   void checkLineCarries(const Dispatch& d) {
-    bool onePass =
-        d.pipeline.stage == Stage::RowsOnePass || d.pipeline.stage == Stage::ColumnsOnePass;
+    bool onePass = looksBack(d);
     bool lineCarries = d.pipeline.lineCarryIn || d.pipeline.lineTotals;
     expect(d.hasAux == (onePass || lineCarries), "rows aux for the look-back or line carries");
     expect(d.writesLineCarries == lineCarries, "line carries come with their header");
@@ -610,8 +618,20 @@ class Checker {
 
   // kernels/rows_onepass.comp: two values per node of each line's tree below
   // its root, a collision record per tile and the tile counter, all cleared.
+  // A one pass over lines of several tiles: columns of one tile have none.
+  static bool looksBack(const Dispatch& d) {
+    return d.pipeline.stage == Stage::RowsOnePass ||
+           (d.pipeline.stage == Stage::ColumnsOnePass && d.params.chunksPerLine > 1);
+  }
+
   void checkOnePass(const Dispatch& d) {
     const ScanParams& p = d.params;
+    if (!looksBack(d)) {
+      expect(d.clearBytes == 0, "columns of one tile clear nothing");
+      expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
+      expect(!d.pipeline.inPlace, "in-place chosen at record time");
+      return;
+    }
     uint64_t accWords = dataTypeSize(detail::accumulationType(d.pipeline.type)) / 4;
     uint64_t nodes = 0;
     for (uint64_t level = p.chunksPerLine; level > 1; level = (level + 15) / 16) nodes += level;

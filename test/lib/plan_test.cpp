@@ -1168,7 +1168,7 @@ TEST_CASE("plan regression: grid padding cannot wrap the 32-bit invocation index
 // fuzz/regressions/plan/columns-onepass-one-tile: the carries of a chunk
 // walk (contiguous lines of 168 chunk totals in scratch) went to the columns
 // one-pass kernel in lines of one tile, with look-back scratch and nothing
-// to look back at.
+// to look back at. Lines of one tile take that kernel without look-back.
 TEST_CASE("plan regression: columns of one tile take no one-pass look-back") {
   CumulativeSummationDesc desc = vkscan::test::packedDesc(DataType::UInt64, {2682, 3720}, 0);
   desc.input.strides = {18, 2431955557};
@@ -1177,7 +1177,9 @@ TEST_CASE("plan regression: columns of one tile take no one-pass look-back") {
   Plan plan = makePlan(normalize(desc), limits, tuningFor(DeviceClass::Gpu, 1, 1704, {}));
   checkInvariants(desc, plan, limits);
   for (const Dispatch& d : plan.dispatches) {
-    if (d.pipeline.stage == Stage::ColumnsOnePass) CHECK(d.params.chunksPerLine >= 2);
+    if (d.pipeline.stage != Stage::ColumnsOnePass || d.params.chunksPerLine >= 2) continue;
+    CHECK(d.clearBytes == 0);
+    CHECK(!d.hasAux);
   }
 }
 

@@ -143,6 +143,33 @@ TEST_CASE("traffic: strided columns on GPUs in one pass read and write the tenso
   checkSums(odd);
 }
 
+TEST_CASE("traffic: short strided columns on GPUs take one pass, no scratch") {
+  // Lines of 17 to 256 elements, too few to be walked whole: the chunk walks
+  // took three passes (1.6 of the tensor's bytes), the columns one pass
+  // takes them as one tile, with more lanes a workgroup where lines are
+  // shorter, and no look-back.
+  struct Case {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    uint64_t workgroups;  // of 256 >> shape lanes of 4 lines
+  };
+  const Case cases[] = {{{128, 8, 4096}, 0, 32768 / 4 / 32},
+                        {{64, 1000000}, 0, 3907},
+                        {{17, 4100}, 0, 9},
+                        {{256, 65536}, 0, 65536 / 4 / 16},
+                        {{16, 32, 4096}, 1, 65536 / 4 / 128}};
+  for (const Case& c : cases) {
+    CAPTURE(c.sizes);
+    const PlanReport report =
+        planFor(test::packedDesc(DataType::Float32, c.sizes, c.axis, false), "nvidia");
+    REQUIRE(kernelsOf(report) == std::vector<std::string>{"columns_onepass"});
+    CHECK(report.dispatches[0].workgroups[0] == c.workgroups);
+    CHECK(report.scratchBytes == 0);
+    CHECK(report.trafficRatio == 1.0);
+    checkSums(report);
+  }
+}
+
 TEST_CASE("traffic: look-back reads each tile twice and fills its status words") {
   // lavapipe: 65536 elements, 16 tiles of 4096, one pass with look-back.
   // Scratch per tile: a total, an inclusive value, a two-word collision
@@ -519,6 +546,9 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       carried(test::packedDesc(DataType::UInt64, {100, 33}, 1, false), true, false),
       carried(inputStrides(test::packedDesc(DataType::Float32, {2, 30000}, 1, false), {1, 2}), true,
               true),
+      // Short columns: on GPU plans, the columns one pass in one tile.
+      scanDesc(test::packedDesc(DataType::Float32, {100, 3000}, 0, false)),
+      carried(test::packedDesc(DataType::Float32, {40, 1001}, 0, false), true, true),
       // A strided line with gaps: the harness fills the whole span.
       carried(inputStrides(test::packedDesc(DataType::Float32, {20000}, 0, false), {2}), true,
               true),

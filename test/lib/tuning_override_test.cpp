@@ -60,14 +60,16 @@ TEST_CASE("tuning override: each entry replaces the knob it names, and nothing e
   several.rowsStagedNodes = false;
   several.rowsLinesFastest = true;
   several.columnsScalarLines = 3;
+  several.columnsOneTile = false;
   several.chunkTargetInvocations = 4096;
   several.wholeLineInvocations = 100;
   several.chunkSmallProblem = 0;
   CHECK(tunedFor(DeviceClass::Gpu, 32, 1024, {},
                  parseTuningOverride(
                      "rowsWorkgroupSize=16,rowsStagedNodes=0,"
-                     "rowsLinesFastest=1,columnsScalarLines=3,chunkTargetInvocations=4096,"
-                     "wholeLineInvocations=100,chunkSmallProblem=0")) == several);
+                     "rowsLinesFastest=1,columnsScalarLines=3,columnsOneTile=0,"
+                     "chunkTargetInvocations=4096,wholeLineInvocations=100,chunkSmallProblem=0")) ==
+        several);
 
   // The planner's class brings its own table, then the other entries apply.
   Tuning cpu = tuningFor(DeviceClass::Cpu, 32, 1024, {});
@@ -93,6 +95,7 @@ TEST_CASE("tuning override: an entry it cannot read is refused, and named") {
         "VKSCAN_TUNING: 'rowsStagedNodes=2': out of range (0 to 1)");
   CHECK(refusal("rowsLinesFastest=2") ==
         "VKSCAN_TUNING: 'rowsLinesFastest=2': out of range (0 to 1)");
+  CHECK(refusal("columnsOneTile=2") == "VKSCAN_TUNING: 'columnsOneTile=2': out of range (0 to 1)");
   CHECK(refusal("columnsScalarLines=0") ==
         "VKSCAN_TUNING: 'columnsScalarLines=0': out of range (1 to 4294967295)");
   CHECK(refusal("chunkTargetInvocations=0") ==
@@ -157,6 +160,16 @@ TEST_CASE("tuning override: planFor() plans with VKSCAN_TUNING") {
     REQUIRE(kernels(report) == std::vector<std::string>{"columns_onepass"});
     CHECK(report.dispatches[0].scalarLanes);
     CHECK(report.trafficRatio < 1.03);
+  }
+  {
+    // Short columns: the columns one pass in one tile by default, the chunk
+    // walks' three passes where the tuning keeps it to several tiles.
+    const CumulativeSummationDesc columns = test::packedDesc(DataType::Float32, {64, 1000000}, 0);
+    CHECK(kernels(planFor(columns, "nvidia")) == std::vector<std::string>{"columns_onepass"});
+    TuningVariable tiles("columnsOneTile=0");
+    PlanReport report = planFor(columns, "nvidia");
+    CHECK(kernels(report).size() == 3);
+    CHECK(report.trafficRatio > 1.6);
   }
   {
     // The CPU planner: no rows kernel, the line read twice.
