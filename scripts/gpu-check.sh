@@ -32,7 +32,9 @@
 # rows_16k is under 0.7 of the compute-copy roof, or always with
 # GPU_CHECK_VARIANTS_ALWAYS=1; "none": never), GPU_CHECK_FEW_LINES (tunings,
 # ';' between them, whose plans a step `few-lines` times on columns_x3 and
-# columns_x4 in every run: where few lines off vectors belong; "none": never).
+# columns_x4 in every run: where few lines off vectors belong; "none": never),
+# GPU_CHECK_SHORT_COLUMNS (the same for a step `short-columns` on columns_64:
+# where short strided lines belong).
 set -uo pipefail
 
 usage() {
@@ -312,6 +314,11 @@ DEFAULT_VARIANT_CASES='1d_16m$ 1d_256m$ rows_16k$ rows_262144$'
 DEFAULT_FEW_LINES='columnsScalarLines=1;rowsStagedNodes=0'
 FEW_LINES_CASES='columns_x3$ columns_x4$'
 
+# Short columns (columns_64: the columns one pass in one tile by default)
+# under the chunk walks' three passes, and walked whole in one pass.
+DEFAULT_SHORT_COLUMNS='columnsOneTile=0;wholeLineInvocations=1'
+SHORT_COLUMNS_CASES='columns_64$'
+
 # variants BENCH OUT QUICK LIST CASES [PREFIX]: the cases again under each
 # tuning of LIST (';' between them), 11 repetitions each: OUT/PREFIX-N.csv,
 # and OUT/PREFIXs.txt naming N's tuning (PREFIX: variant). Which knob moves
@@ -331,6 +338,17 @@ variants() {
     VKSCAN_TUNING=$tuning "$bench" "${args[@]}" --csv-file "$out/$prefix-$i.csv" || rc=1
   done
   return "$rc"
+}
+
+# plan_choices BENCH STEP CAP LIST CASES PREFIX: a step of variants() in every
+# run, where LIST is not "none".
+plan_choices() {
+  local bench=$1 name=$2 cap=$3 list=$4 cases=$5 prefix=$6
+  if [[ $list == none ]]; then
+    echo "$name,skipped,0,-" >>"$STEPS_CSV"
+    return
+  fi
+  step "$name" "$cap" variants "$bench" "$OUT" "${GPU_CHECK_QUICK:-0}" "$list" "$cases" "$prefix"
 }
 
 # report MODE, from OUT's CSVs: `summary` writes OUT/summary.txt and prints
@@ -409,7 +427,8 @@ if bench:
             ratio = f"{tus / bus:7.3f}" if tus else "    n/a"
             tcol = f"{tus:10.1f}" if tus else "       n/a"
             lines.append(f"  {case:15s} {bus:11.1f} {tcol} {ratio} {b['check']}")
-    for prefix, step in (("variant", "variants"), ("few-line", "few-lines")):
+    for prefix, step in (("variant", "variants"), ("few-line", "few-lines"),
+                         ("short-column", "short-columns")):
         listed = os.path.join(out, f"{prefix}s.txt")
         if not os.path.exists(listed):
             continue
@@ -500,13 +519,10 @@ run() {
     log "variants: skipped (1-D FLOAT32 2^28 meets its bars, rows_16k 0.7 of the roof)"
     echo "variants,skipped,0,-" >>"$STEPS_CSV"
   fi
-  local few_lines=${GPU_CHECK_FEW_LINES:-$DEFAULT_FEW_LINES}
-  if [[ $few_lines == none ]]; then
-    echo "few-lines,skipped,0,-" >>"$STEPS_CSV"
-  else
-    step few-lines 40 variants "$work/bin/vkscan-bench" "$OUT" "${GPU_CHECK_QUICK:-0}" \
-      "$few_lines" "$FEW_LINES_CASES" few-line
-  fi
+  plan_choices "$work/bin/vkscan-bench" few-lines 40 "${GPU_CHECK_FEW_LINES:-$DEFAULT_FEW_LINES}" \
+    "$FEW_LINES_CASES" few-line
+  plan_choices "$work/bin/vkscan-bench" short-columns 25 \
+    "${GPU_CHECK_SHORT_COLUMNS:-$DEFAULT_SHORT_COLUMNS}" "$SHORT_COLUMNS_CASES" short-column
   if [[ -x $work/baseline/bin/vkscan-bench ]]; then
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before
     # the binaries' own RUNPATH).

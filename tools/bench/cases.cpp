@@ -184,6 +184,9 @@ std::vector<Case> gpuMatrix(bool quick) {
       // the rows one pass, staged along the axis.
       {"columns_x4", T::Float32, {pick(1u << 24, 1u << 16), 4}, 0},
       {"columns_x3", T::Float32, {pick(1u << 24, 1u << 16), 3}, 0},
+      // Short columns, too few to walk whole: the columns one pass in one tile, 64 lanes a
+      // workgroup (three chunk passes before).
+      {"columns_64", T::Float32, {64, pick(1000000, 4000)}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Rows short of their nodes (1000 in 63 nodes of 16): staged tiles with a ragged end.
