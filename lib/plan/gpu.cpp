@@ -299,12 +299,11 @@ class GpuPlanner final : public Planner {
     return shape.wholeLines || (p.axisLen <= (uint64_t{1} << 12) && shape.small);
   }
 
-  // Strided lines take the columns one pass where they are too few to be
-  // walked whole, in a problem that is not small.
+  // Strided lines take the columns one pass where the chunk walks would
+  // take several passes: too few lines to be walked whole, in a problem
+  // that is not small or whose lines pass a level-3 node.
   bool columnsPlanned(const Problem& p, const Bindings& b) const {
-    if (!columnsInOnePass(p, b)) return false;
-    ChunkShape shape = chunkShape(p, b);
-    return !shape.wholeLines && !shape.small;
+    return columnsInOnePass(p, b) && !walksInOnePass(p, chunkShape(p, b));
   }
 
   // Chunk walks: lines walked whole, or else the largest chunk (up to a

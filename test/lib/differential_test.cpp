@@ -662,6 +662,28 @@ TEST_CASE("columns one pass: lines of one tile, more lanes a workgroup, no look-
   }
 }
 
+// A small problem (chunkSmallProblem) is walked in one pass only where its
+// lines fit a level-3 node; past one ([4097, 32] along axis 0) the chunk
+// walks took three passes, and the columns one pass takes it now.
+TEST_CASE("columns one pass: small problems of lines past a level-3 node, in one dispatch") {
+  const std::vector<std::vector<uint32_t>> shapes = {{4097, 32}, {5000, 4}};
+  uint64_t seed = 690;
+  for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
+    Device& device = test::testDevice(profile);
+    const Device::Impl& impl = Device::Access::impl(device);
+    for (DataType type : {DataType::Float32, DataType::UInt64}) {
+      for (const std::vector<uint32_t>& sizes : shapes) {
+        CumulativeSummationDesc desc = test::packedDesc(type, sizes, 0);
+        CAPTURE(test::describe(desc));
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 // Regression: with 32-invocation workgroups (4 subgroups) lavapipe left the
 // outputs of later subgroups unwritten (it runs memoryBarrierBuffer() as a
 // workgroup execution barrier, which the subgroups reached different numbers
