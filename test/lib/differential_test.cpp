@@ -630,8 +630,8 @@ TEST_CASE("columns one pass: lines of one tile, more lanes a workgroup, no look-
   };
   const Shape shapes[] = {
       {{17, 4100}, 0, {}, 1, false},     {{32, 2100}, 0, {}, 1, false},
-      {{100, 3000}, 0, {}, 3, false},    {{256, 1000}, 0, {}, 4, false},
-      {{129, 1001}, 0, {}, 4, true},     {{7, 60, 260}, 1, {}, 2, false},
+      {{100, 700}, 0, {}, 3, false},     {{256, 300}, 0, {}, 4, false},
+      {{129, 201}, 0, {}, 4, true},      {{7, 60, 260}, 1, {}, 2, false},
       {{50, 400}, 0, {401, 1}, 2, true},
   };
   const std::vector<test::Profile> profiles =
