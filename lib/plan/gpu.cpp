@@ -69,12 +69,14 @@ class GpuPlanner final : public Planner {
   }
 
  protected:
-  // With carries, the plan keeps the rows kernels (a contiguous axis) and the
-  // columns one pass (where planChunks() takes it): they read each line's
-  // carry-in where it lies, take it at the line's root and write its total,
-  // so a carried scan is still one dispatch. A one pass's look-back words
-  // come first in scratch, the carries' header after them, where its kernels
-  // find it (kernels/line_carries.glsl).
+  // With carries, the plan keeps the rows kernels and the columns one pass
+  // wherever they fit, even where the chunk walks would take the lines in
+  // one pass (carried()): those would copy the carries through scratch in
+  // passes of their own, and read the input twice for totals. These kernels
+  // read each line's carry-in where it lies, take it at the line's root and
+  // write its total, so a carried scan is still one dispatch. A one pass's
+  // look-back words come first in scratch, the carries' header after them,
+  // where its kernels find it (kernels/line_carries.glsl).
   bool carriesInKernel(const Problem& p) const override {
     return takesRows(p) || columnsPlanned(p, Bindings{});
   }
@@ -118,8 +120,13 @@ class GpuPlanner final : public Planner {
   // read each cache line once per line.
   bool stridedRows(const Problem& p, const Bindings& b) const {
     if (p.lineCount() >= tuning_.columnsScalarLines || columnsPlanned(p, b)) return false;
-    return stagesTiles(p, tuning_.rowsWorkgroupSize) && !walksInOnePass(p, chunkShape(p, b));
+    return stagesTiles(p, tuning_.rowsWorkgroupSize) &&
+           (carried(p) || !walksInOnePass(p, chunkShape(p, b)));
   }
+
+  // Lines with a carry-in or totals, which the chunk walks copy through
+  // scratch in passes of their own.
+  static bool carried(const Problem& p) { return p.carryIn || p.totals; }
 
   // Tiles staged in traversal order, each element at its own axis stride
   // (VKSCAN_FLAG_STAGED_ALONG_AXIS), where memory order cannot serve: a
@@ -239,17 +246,16 @@ class GpuPlanner final : public Planner {
     return linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
   }
 
-  // A tile of 16 lanes of lines by 256 elements per workgroup
-  // (kernels/columns_onepass.comp), for lines of several tiles, and where
-  // the tuning says so lines longer than a node, which the chunk walks would
-  // split into chunks (columnsPlanned()), three passes; lines of one tile
-  // need no look-back. Lanes are vectors of lines where
+  // Whether the columns one pass can take the lines: a tile of 16 lanes of
+  // lines by 256 elements per workgroup (kernels/columns_onepass.comp), or
+  // where the tile is the line, which needs no look-back, more lanes of
+  // fewer nodes (Tuning::columnsOneTile). Lanes are vectors of lines where
   // those lie in vectors, else built element by element from
   // Tuning::columnsScalarLines lines. The kernel indexes its look-back words
   // in 32 bits, so many lines of millions of tiles keep the chunk walks.
-  bool columnsInOnePass(const Problem& p, const Bindings& b) const {
-    uint64_t shortest = tuning_.columnsOneTile ? kNode : kColumnsTile;
-    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup && p.axisLen > shortest &&
+  bool columnsFit(const Problem& p, const Bindings& b) const {
+    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup &&
+           (p.axisLen > kColumnsTile || tuning_.columnsOneTile) &&
            (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines) &&
            onePassScratchWords(p, ceilDiv(p.axisLen, kColumnsTile)) <= UINT32_MAX;
   }
@@ -300,10 +306,12 @@ class GpuPlanner final : public Planner {
   }
 
   // Strided lines take the columns one pass where the chunk walks would
-  // take several passes: too few lines to be walked whole, in a problem
-  // that is not small or whose lines pass a level-3 node.
+  // take several passes: lines longer than a node, too few to be walked
+  // whole, in a problem that is not small or whose lines pass a level-3
+  // node; carried lines wherever it fits.
   bool columnsPlanned(const Problem& p, const Bindings& b) const {
-    return columnsInOnePass(p, b) && !walksInOnePass(p, chunkShape(p, b));
+    if (!columnsFit(p, b)) return false;
+    return carried(p) || (p.axisLen > kNode && !walksInOnePass(p, chunkShape(p, b)));
   }
 
   // Chunk walks: lines walked whole, or else the largest chunk (up to a

@@ -379,7 +379,8 @@ TEST_CASE("carry: wider outputs take the carry in the output's type") {
 // level-1 chain or the level-2 one) or of several tiles in one pass (one
 // level of look-back, or two in 16-wide workgroups); a strided one the
 // columns kernel (one level or two, or lines of one tile, on vectors and
-// off), where workgroups hold 256.
+// off, down to a node), where workgroups hold 256, even where the chunk
+// walks would take the lines in one pass.
 // Accumulators of 4 and 8 bytes, every mode and binding met.
 TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
   struct Case {
@@ -405,6 +406,13 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
       {DataType::UInt64, ScanOperation::Minimum, {5000, 17}, 0},
       {DataType::Float32, ScanOperation::Sum, {100, 700}, 0},
       {DataType::Float64, ScanOperation::Maximum, {40, 1001}, 0},
+      // Lines the chunk walks would take in one pass, but for the carries:
+      // a node long, a small problem, and few lines off vectors (the rows
+      // kernels, staged along the axis where lines pass a node).
+      {DataType::Float32, ScanOperation::Sum, {8, 3000}, 0},
+      {DataType::Float16, ScanOperation::Product, {1024, 64}, 0},
+      {DataType::Float32, ScanOperation::Sum, {1000, 3}, 0},
+      {DataType::Int32, ScanOperation::Maximum, {8, 5}, 0},
   };
   uint32_t k = 0;
   for (test::Profile profile :

@@ -255,12 +255,12 @@ class Checker {
     uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
     expect(d.pipeline.workgroupSize == 256, "columns workgroup of 256");
     // A lane spans 1 << shape nodes: a tile's 16, or where the tile is the
-    // line, the nodes the line fills (more than one: a node is walked).
+    // line, the nodes the line fills.
     expect(p.shape <= 4, "a lane spans at most 16 nodes");
     expect(p.chunksPerLine == 1 || p.shape == 4, "lines of several tiles: lanes of 16 nodes");
     expect(p.chunksPerLine > 1 || (p.axisLen <= (uint64_t{16} << p.shape) &&
-                                   p.axisLen > (uint64_t{8} << p.shape) && p.axisLen > 16),
-           "a tile that is the line: the nodes it fills, more than one");
+                                   (p.shape == 0 || p.axisLen > (uint64_t{8} << p.shape))),
+           "a tile that is the line: the nodes it fills");
     uint64_t lanes = (p.lineCount + vector - 1) / vector;
     uint64_t lanesPerGroup = uint64_t{256} >> p.shape;
     expect(groups >= (lanes + lanesPerGroup - 1) / lanesPerGroup * p.chunksPerLine,

@@ -549,6 +549,10 @@ TEST_CASE("traffic: on lavapipe, each dispatch writes the bytes the model says")
       // Short columns: on GPU plans, the columns one pass in one tile.
       scanDesc(test::packedDesc(DataType::Float32, {100, 700}, 0, false)),
       carried(test::packedDesc(DataType::Float32, {40, 1001}, 0, false), true, true),
+      // Carried lines the chunk walks would take whole: on GPU plans, the
+      // columns one pass down to a node, and the rows kernels on few lines.
+      carried(test::packedDesc(DataType::Float32, {8, 3000}, 0, false), true, true),
+      carried(test::packedDesc(DataType::Float32, {1000, 3}, 0, false), true, true),
       // A strided line with gaps: the harness fills the whole span.
       carried(inputStrides(test::packedDesc(DataType::Float32, {20000}, 0, false), {2}), true,
               true),
