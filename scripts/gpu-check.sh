@@ -450,7 +450,7 @@ stats_log = os.path.join(out, "stats.log")
 if os.path.exists(stats_log):
     stats = [l.strip() for l in open(stats_log, errors="replace") if l.startswith("vkscan: pipeline ")]
     lines.append(f"pipeline statistics (stats.log): {len(stats)} lines; the one-pass kernels':")
-    lines += ["  " + l[len("vkscan: pipeline "):] for l in stats if "_onepass" in l][:8]
+    lines += ["  " + l[len("vkscan: pipeline "):] for l in stats if "_onepass" in l][:16]
 text = "\n".join(lines) + "\n"
 open(os.path.join(out, "summary.txt"), "w").write(text)
 print(text, end="")
