@@ -616,20 +616,20 @@ class Checker {
     expect(!d.pipeline.inPlace, "in-place chosen at record time");
   }
 
-  // kernels/rows_onepass.comp: two values per node of each line's tree below
-  // its root, a collision record per tile and the tile counter, all cleared.
   // A one pass over lines of several tiles: columns of one tile have none.
   static bool looksBack(const Dispatch& d) {
     return d.pipeline.stage == Stage::RowsOnePass ||
            (d.pipeline.stage == Stage::ColumnsOnePass && d.params.chunksPerLine > 1);
   }
 
+  // kernels/rows_onepass.comp: two values per node of each line's tree below
+  // its root, a collision record per tile and the tile counter, all cleared.
   void checkOnePass(const Dispatch& d) {
     const ScanParams& p = d.params;
+    expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
+    expect(!d.pipeline.inPlace, "in-place chosen at record time");
     if (!looksBack(d)) {
       expect(d.clearBytes == 0, "columns of one tile clear nothing");
-      expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
-      expect(!d.pipeline.inPlace, "in-place chosen at record time");
       return;
     }
     uint64_t accWords = dataTypeSize(detail::accumulationType(d.pipeline.type)) / 4;
@@ -641,14 +641,12 @@ class Checker {
       expect(p.chunksPerLine >= 2, "one pass for lines of several tiles");
       expect((uint64_t{1} << p.shape) == d.pipeline.workgroupSize, "one-pass segment: the tile");
     }
-    expect(p.lookbackBlock == 0, "only the look-back pass has blocks");
     expect(d.hasAux, "one-pass aux");
     expect(d.clearByteOffset == d.auxByteOffset, "one pass clears its aux");
     expect(d.clearBytes == 4 * words, "one pass clears values, collision records and counter");
     expect(words < (uint64_t{1} << 32), "one-pass words indexed in 32 bits");
     expect(d.clearWord == detail::kLookbackUnpublished, "one pass clears to unpublished");
     expect(d.clearByteOffset + d.clearBytes <= plan_.scratchBytes, "one-pass clear in scratch");
-    expect(!d.pipeline.inPlace, "in-place chosen at record time");
   }
 
   const CumulativeSummationDesc& desc_;
