@@ -1,13 +1,14 @@
 // The GPU planner. Contiguous axes take the rows kernels: a node per
 // invocation, the workgroup's levels of the tree chained across lanes
 // (subgroup shuffles), lines that fit a tile in one workgroup, longer lines
-// in one pass with decoupled look-back. Strided axes, and contiguous ones on
-// devices without subgroup shuffles, take chunk walks, an invocation a line
-// (or a lane of adjacent lines) walking a subtree, with the carries as a
-// problem of their own; long ones the columns one pass, or where they are
-// fewer than a columns tile's lanes, the rows kernels again. A line's
-// carry-in and total keep the one-pass plans: their kernels read and write
-// them.
+// in one pass with decoupled look-back. Strided axes take the columns one
+// pass, or where their lines are fewer than a columns tile's lanes, the rows
+// kernels again; chunk walks, an invocation a line (or a lane of adjacent
+// lines) walking a subtree with the carries as a problem of their own, take
+// lines of a node, lines enough to fill the device, and what those kernels
+// cannot (contiguous axes too on devices without subgroup shuffles). A
+// line's carry-in and total keep the one-pass plans: their kernels read and
+// write them.
 #include <algorithm>
 #include <cstdlib>
 
@@ -111,8 +112,8 @@ class GpuPlanner final : public Planner {
   }
 
   // Fewer lines of a strided axis than fill a columns tile, which the chunk
-  // walks would scan in several passes: the rows kernels read the input
-  // once, in one dispatch, their tiles staged along the axis so that
+  // walks would not take (walksPreferred()): the rows kernels read the
+  // input once, in one dispatch, their tiles staged along the axis so that
   // neighbouring lanes touch neighbouring elements. Only where a tile fits
   // shared memory: unstaged, each lane would walk its node alone. More lines
   // keep the columns one pass and the chunk walks, whose lanes take
@@ -121,7 +122,7 @@ class GpuPlanner final : public Planner {
   bool stridedRows(const Problem& p, const Bindings& b) const {
     if (p.lineCount() >= tuning_.columnsScalarLines || columnsPlanned(p, b)) return false;
     return stagesTiles(p, tuning_.rowsWorkgroupSize) &&
-           (carried(p) || !walksInOnePass(p, chunkShape(p, b)));
+           (carried(p) || !walksPreferred(p, chunkShape(p, b)));
   }
 
   // Lines with a carry-in or totals, which the chunk walks copy through
@@ -305,13 +306,20 @@ class GpuPlanner final : public Planner {
     return shape.wholeLines || (p.axisLen <= (uint64_t{1} << 12) && shape.small);
   }
 
-  // Strided lines take the columns one pass where the chunk walks would
-  // take several passes: lines longer than a node, too few to be walked
-  // whole, in a problem that is not small or whose lines pass a level-3
-  // node; carried lines wherever it fits.
+  // Whether the chunk walks take lines a one-pass kernel could: lines of a
+  // node (one step of a walk), or enough lines to fill the device walked
+  // whole. Not a small problem of longer lines: its few invocations would
+  // each walk them in sequence, a load's latency per node, where a one pass
+  // spreads a line over a workgroup.
+  static bool walksPreferred(const Problem& p, const ChunkShape& shape) {
+    return p.axisLen <= kNode || shape.wholeLines;
+  }
+
+  // Strided lines take the columns one pass where it fits, unless the chunk
+  // walks beat it; carried lines wherever it fits.
   bool columnsPlanned(const Problem& p, const Bindings& b) const {
     if (!columnsFit(p, b)) return false;
-    return carried(p) || (p.axisLen > kNode && !walksInOnePass(p, chunkShape(p, b)));
+    return carried(p) || !walksPreferred(p, chunkShape(p, b));
   }
 
   // Chunk walks: lines walked whole, or else the largest chunk (up to a

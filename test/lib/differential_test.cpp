@@ -662,22 +662,49 @@ TEST_CASE("columns one pass: lines of one tile, more lanes a workgroup, no look-
   }
 }
 
-// A small problem (chunkSmallProblem) is walked in one pass only where its
-// lines fit a level-3 node; past one ([4097, 32] along axis 0) the chunk
-// walks took three passes, and the columns one pass takes it now.
-TEST_CASE("columns one pass: small problems of lines past a level-3 node, in one dispatch") {
-  const std::vector<std::vector<uint32_t>> shapes = {{4097, 32}, {5000, 4}};
+// A small problem (chunkSmallProblem) of strided lines longer than a node
+// is no longer walked whole on GPUs (a load's latency per node, in
+// sequence): past a level-3 node ([4097, 32] along axis 0) the chunk walks
+// took three passes, below it ([4096, 32]) two invocations walked 4096
+// steps each. The columns one pass takes them, and the rows kernels where
+// fewer lines lie off vectors; lines of a node keep their walk.
+TEST_CASE("columns one pass: small strided problems spread their lines, in one dispatch") {
+  struct Small {
+    std::vector<uint32_t> sizes;
+    std::vector<uint32_t> strides;  // empty: packed
+    detail::Stage stage;
+  };
+  const Small shapes[] = {
+      {{4097, 32}, {}, detail::Stage::ColumnsOnePass},
+      {{5000, 4}, {}, detail::Stage::ColumnsOnePass},
+      {{4096, 32}, {}, detail::Stage::ColumnsOnePass},
+      {{1000, 16}, {}, detail::Stage::ColumnsOnePass},
+      {{300, 3}, {}, detail::Stage::RowsScan},
+      {{40, 6}, {}, detail::Stage::RowsScan},
+      {{3000}, {3}, detail::Stage::RowsScan},
+      {{16, 40}, {}, detail::Stage::ChunkScanInterleaved},
+  };
   uint64_t seed = 690;
   for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
     Device& device = test::testDevice(profile);
     const Device::Impl& impl = Device::Access::impl(device);
-    for (DataType type : {DataType::Float32, DataType::UInt64}) {
-      for (const std::vector<uint32_t>& sizes : shapes) {
-        CumulativeSummationDesc desc = test::packedDesc(type, sizes, 0);
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+      for (const Small& shape : shapes) {
+        // 64-bit rows tiles do not fit lavapipe's 32 KiB of shared memory.
+        if (type == DataType::UInt64 && shape.stage == detail::Stage::RowsScan) continue;
+        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, 0);
+        if (!shape.strides.empty()) desc.input.strides = desc.output.strides = shape.strides;
         CAPTURE(test::describe(desc));
         detail::Plan plan = planOn(impl, desc);
         REQUIRE(plan.dispatches.size() == 1);
-        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
+        detail::Stage stage = plan.dispatches[0].pipeline.stage;
+        if (type == DataType::Float16 && shape.stage != detail::Stage::ChunkScanInterleaved) {
+          // Lines on vectors of 8 or off them: either one pass, never a walk.
+          CHECK((stage == detail::Stage::ColumnsOnePass || stage == detail::Stage::RowsScan ||
+                 stage == detail::Stage::RowsOnePass));
+        } else {
+          CHECK(stage == shape.stage);
+        }
         checkTypeModes(desc, seed++, profile);
       }
     }

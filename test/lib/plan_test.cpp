@@ -869,9 +869,9 @@ TEST_CASE("plan: rows one pass hands out tiles across lines first where tuned or
 }
 
 // Fewer lines of a strided axis than fill a columns tile take the rows
-// kernels on GPUs, in one dispatch, their tiles staged along the axis; more
-// lines, small problems, devices without shuffles and shared memory that
-// holds no tile keep their plans.
+// kernels on GPUs, in one dispatch, their tiles staged along the axis, small
+// problems too; more lines, lines of a node, devices without shuffles and
+// shared memory that holds no tile keep their plans.
 TEST_CASE("plan: few lines of a strided axis take the rows kernels, staged along the axis") {
   auto plan = [](std::vector<uint32_t> sizes, uint32_t axis, std::vector<uint32_t> strides,
                  uint32_t sharedBytes = 49152, bool shuffles = true) {
@@ -904,10 +904,12 @@ TEST_CASE("plan: few lines of a strided axis take the rows kernels, staged along
   REQUIRE(alongAxis(backwards, Stage::RowsOnePass));
   CHECK_FALSE(backwards.dispatches[0].pipeline.reverse);
   checkInvariants(reversed, backwards, limits);
-  // 16 lines fill a columns tile; a problem one chunk walk takes; no
-  // shuffles; no room for a tile.
+  // A small problem, which one invocation used to walk (walksBeatOnePass()).
+  CHECK(alongAxis(plan({4000}, 0, {5}), Stage::RowsScan));
+  // 16 lines fill a columns tile; lines of a node; no shuffles; no room for
+  // a tile.
   CHECK(plan({16, 1u << 20}, 1, {1, 16}).dispatches[0].pipeline.stage == Stage::ColumnsOnePass);
-  CHECK(plan({4000}, 0, {5}).dispatches[0].pipeline.stage == Stage::ChunkScan);
+  CHECK(plan({16, 3}, 0, {5, 1}).dispatches[0].pipeline.stage == Stage::ChunkScan);
   CHECK(plan({1u << 20}, 0, {2}, 49152, false).dispatches.size() > 1);
   CHECK(plan({1u << 20}, 0, {2}, 16384).dispatches.size() > 1);
 }

@@ -300,6 +300,48 @@ TEST_CASE("traffic: few lines of a strided axis on GPUs in one pass read the inp
   CHECK(planFor(vector, "lavapipe").trafficRatio > 1.4);
 }
 
+// Small problems of strided lines longer than a node on GPUs: the chunk
+// walks took them in one pass of very few invocations, each walking its
+// lines whole in sequence ([4096, 32] along axis 0: two invocations of 4096
+// steps, a load's latency per node); the columns one pass and the rows
+// kernels spread each line over a workgroup, in one dispatch. Lines of a
+// node keep their walk of one step; CPU devices keep their walks.
+TEST_CASE("traffic: small strided problems on GPUs spread their lines, in one dispatch") {
+  struct Small {
+    std::vector<uint32_t> sizes;
+    std::vector<uint32_t> strides;  // empty: packed
+    const char* kernel;
+  };
+  const Small cases[] = {
+      {{4096, 32}, {}, "columns_onepass"}, {{4096, 8}, {}, "columns_onepass"},
+      {{1000, 16}, {}, "columns_onepass"}, {{2000, 20}, {}, "columns_onepass"},
+      {{200, 48}, {}, "columns_onepass"},  {{300, 3}, {}, "rows_scan"},
+      {{4096, 2}, {}, "rows_scan"},        {{40, 6}, {}, "rows_scan"},
+      {{4000}, {5}, "rows_scan"},
+  };
+  for (const char* profile :
+       {"nvidia", "amd", "amd-wave32", "intel", "intel-simd16", "mali", "apple"}) {
+    CAPTURE(profile);
+    for (DataType type : {DataType::Float32, DataType::Int32, DataType::Float16}) {
+      CAPTURE(type);
+      for (const Small& c : cases) {
+        CumulativeSummationDesc desc = test::packedDesc(type, c.sizes, 0, false);
+        if (!c.strides.empty()) desc.input.strides = desc.output.strides = c.strides;
+        CAPTURE(desc.input.sizes);
+        const PlanReport report = planFor(desc, profile);
+        CHECK(kernelsOf(report) == std::vector<std::string>{c.kernel});
+        CHECK(report.trafficRatio <= 1.04);
+        checkSums(report);
+      }
+    }
+  }
+  const CumulativeSummationDesc node = test::packedDesc(DataType::Float32, {16, 40}, 0, false);
+  CHECK(kernelsOf(planFor(node, "nvidia")) == std::vector<std::string>{"chunk_scan_interleaved"});
+  const CumulativeSummationDesc small = test::packedDesc(DataType::Float32, {4096, 32}, 0, false);
+  CHECK(kernelsOf(planFor(small, "lavapipe")) ==
+        std::vector<std::string>{"chunk_scan_interleaved"});
+}
+
 // Issue 47: where the rows kernels coalesce, inspectable without a GPU.
 TEST_CASE("traffic: the report says which rows kernels stage their tiles") {
   auto stagedTiles = [](std::vector<uint32_t> sizes, const char* profile,
