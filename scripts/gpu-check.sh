@@ -33,8 +33,8 @@
 # GPU_CHECK_VARIANTS_ALWAYS=1; "none": never), GPU_CHECK_FEW_LINES (tunings,
 # ';' between them, whose plans a step `few-lines` times on columns_x3 and
 # columns_x4 in every run: where few lines off vectors belong; "none": never),
-# GPU_CHECK_SHORT_COLUMNS (the same for a step `short-columns` on columns_64:
-# where short strided lines belong).
+# GPU_CHECK_SHORT_COLUMNS (the same for a step `short-columns` on columns_64
+# and columns_small: where short strided lines and small problems belong).
 set -uo pipefail
 
 usage() {
@@ -315,9 +315,10 @@ DEFAULT_FEW_LINES='columnsScalarLines=1;rowsStagedNodes=0'
 FEW_LINES_CASES='columns_x3$ columns_x4$'
 
 # Short columns (columns_64: the columns one pass in one tile by default)
-# under the chunk walks' three passes, and walked whole in one pass.
+# under the chunk walks' three passes, and walked whole in one pass; a small
+# strided problem (columns_small: the columns one pass) walked whole too.
 DEFAULT_SHORT_COLUMNS='columnsOneTile=0;wholeLineInvocations=1'
-SHORT_COLUMNS_CASES='columns_64$'
+SHORT_COLUMNS_CASES='columns_64$ columns_small$'
 
 # variants BENCH OUT QUICK LIST CASES [PREFIX]: the cases again under each
 # tuning of LIST (';' between them), 11 repetitions each: OUT/PREFIX-N.csv,

@@ -187,6 +187,9 @@ std::vector<Case> gpuMatrix(bool quick) {
       // Short columns, too few to walk whole: the columns one pass in one tile, 64 lanes a
       // workgroup (three chunk passes before).
       {"columns_64", T::Float32, {64, pick(1000000, 4000)}, 0},
+      // A small strided problem (2 MiB moved): the columns one pass, 16 tiles a line, where two
+      // invocations used to walk the lines whole, 4096 steps each.
+      {"columns_small", T::Float32, {4096, 32}, 0},
       {"short_rows_16m", T::Float32, {pick(1u << 24, 1u << 16), 16}, 1},
       {"latency", T::Float32, {1, 1, 3, 4}, 3, false, false, false, true},
       // Rows short of their nodes (1000 in 63 nodes of 16): staged tiles with a ragged end.

@@ -38,6 +38,7 @@ CASES = [
     ("columns_x4", "float32", [1 << 24, 4], 0),
     ("columns_x3", "float32", [1 << 24, 3], 0),
     ("columns_64", "float32", [64, 1000000], 0),
+    ("columns_small", "float32", [4096, 32], 0),
     ("short_rows_16m", "float32", [1 << 24, 16], 1),
     ("latency", "float32", [1, 1, 3, 4], 3),
     ("rows_1000", "float32", [1 << 16, 1000], 1),
