@@ -203,9 +203,14 @@ class GpuPlanner final : public Planner {
   // rest (kernels/rows.glsl sStage). A strided axis has no vector loads or
   // packed lines, so a rows scan stages it from a node long, a segment a line.
   bool stagesTiles(const Problem& p, uint32_t workgroup) const {
-    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(p.type));
     return tuning_.rowsStagedNodes && (p.inAxisStride == p.outAxisStride || stagedAlongAxis(p)) &&
-           tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
+           tileFitsShared(p, workgroup);
+  }
+
+  // The hardware's part of stagesTiles(), whatever the tuning.
+  bool tileFitsShared(const Problem& p, uint32_t workgroup) const {
+    uint64_t tileBytes = uint64_t{workgroup} * kNode * dataTypeSize(accumulationType(p.type));
+    return tileBytes + kRowsSharedBytes <= limits_.maxSharedMemoryBytes;
   }
 
   // Staged tiles walk a decreasing axis from its end, on vectors or not;
@@ -252,12 +257,18 @@ class GpuPlanner final : public Planner {
   // where the tile is the line, which needs no look-back, more lanes of
   // fewer nodes (Tuning::columnsOneTile). Lanes are vectors of lines where
   // those lie in vectors, else built element by element from
-  // Tuning::columnsScalarLines lines. The kernel indexes its look-back words
-  // in 32 bits, so many lines of millions of tiles keep the chunk walks.
+  // Tuning::columnsScalarLines lines, or along a strided axis from one
+  // where the rows kernels cannot take fewer (no subgroup shuffles, or no
+  // room for their tile in shared memory: 64-bit types on 32 KiB), which
+  // leaves lanes empty rather than read the input twice in chunk walks. The
+  // kernel indexes its look-back words in 32 bits, so many lines of
+  // millions of tiles keep the chunk walks.
   bool columnsFit(const Problem& p, const Bindings& b) const {
+    bool rowsCannot = stagedAlongAxis(p) &&
+                      (!limits_.subgroupShuffles || !tileFitsShared(p, tuning_.rowsWorkgroupSize));
     return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup &&
            (p.axisLen > kColumnsTile || tuning_.columnsOneTile) &&
-           (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines) &&
+           (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines || rowsCannot) &&
            onePassScratchWords(p, ceilDiv(p.axisLen, kColumnsTile)) <= UINT32_MAX;
   }
 

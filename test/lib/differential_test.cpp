@@ -488,7 +488,7 @@ TEST_CASE("rows kernels: few lines of a strided axis in one dispatch, staged alo
     if (profile == test::Profile::EmulatedGpuTuning) impl.tuning.rowsWorkgroupSize = 16;
     const uint32_t workgroup = impl.tuning.rowsWorkgroupSize;
     const uint32_t tile = workgroup * 16;
-    // Past 4096 elements: shorter lines of few elements are one chunk walk.
+    // Lines of several tiles on workgroups of 256 too.
     const uint32_t unit = std::max(tile, 4096u);
     std::vector<StridedShape> shapes = {
         {{3 * unit + 5}, 0, {2}, {}},
@@ -548,7 +548,9 @@ struct OffVectorShape {
 // workgroups hold 256 invocations (takesType(): the emulated profile takes
 // the 2-byte floats, on packed halves, and UINT64, on pairs of words).
 // scalarLines: the tuning's Tuning::columnsScalarLines, below which each
-// shape must first plan chunk walks; 0 keeps the profile's.
+// shape must first plan chunk walks, or the columns one pass already where
+// the rows kernels cannot take it (no room for their tile); 0 keeps the
+// profile's.
 void checkOffVectorColumns(const std::vector<OffVectorShape>& shapes, uint64_t seed, uint32_t salt,
                            uint64_t scalarLines) {
   const std::vector<test::Profile> profiles =
@@ -570,7 +572,9 @@ void checkOffVectorColumns(const std::vector<OffVectorShape>& shapes, uint64_t s
         CAPTURE(test::describe(desc));
         if (scalarLines != 0) {
           impl.tuning.columnsScalarLines = profileLines;
-          CHECK(planOn(impl, desc).dispatches[0].pipeline.stage != detail::Stage::ColumnsOnePass);
+          bool rowsCan = rowsTileFits(impl, impl.tuning.rowsWorkgroupSize, type);
+          CHECK((planOn(impl, desc).dispatches[0].pipeline.stage ==
+                 detail::Stage::ColumnsOnePass) == !rowsCan);
           impl.tuning.columnsScalarLines = scalarLines;
         }
         detail::Plan plan = planOn(impl, desc);
@@ -690,8 +694,6 @@ TEST_CASE("columns one pass: small strided problems spread their lines, in one d
     const Device::Impl& impl = Device::Access::impl(device);
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
       for (const Small& shape : shapes) {
-        // 64-bit rows tiles do not fit lavapipe's 32 KiB of shared memory.
-        if (type == DataType::UInt64 && shape.stage == detail::Stage::RowsScan) continue;
         CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, 0);
         if (!shape.strides.empty()) desc.input.strides = desc.output.strides = shape.strides;
         CAPTURE(test::describe(desc));
@@ -702,9 +704,58 @@ TEST_CASE("columns one pass: small strided problems spread their lines, in one d
           // Lines on vectors of 8 or off them: either one pass, never a walk.
           CHECK((stage == detail::Stage::ColumnsOnePass || stage == detail::Stage::RowsScan ||
                  stage == detail::Stage::RowsOnePass));
+        } else if (type == DataType::UInt64 && shape.stage == detail::Stage::RowsScan) {
+          // No 64-bit rows tile fits lavapipe's 32 KiB of shared memory.
+          CHECK(stage == detail::Stage::ColumnsOnePass);
         } else {
           CHECK(stage == shape.stage);
         }
+        checkTypeModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
+// Fewer than 16 lines of a strided axis off vectors, where no rows tile
+// fits shared memory (64-bit types on lavapipe's 32 KiB, as on Mali and
+// Apple GPUs) or the device has no subgroup shuffles: the chunk walks read
+// the input twice in three passes (five dispatches for [2^24, 3] UINT64),
+// the columns one pass reads it once, its lanes built element by element
+// and mostly empty. One strided line, three interleaved, five apart; a
+// line of one tile; and FLOAT32 with the device's subgroup shuffles hidden.
+TEST_CASE("columns one pass: few lines off vectors where the rows kernels cannot take them") {
+  struct Few {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> strides;  // empty: packed
+  };
+  const Few shapes[] = {
+      {{9000}, 0, {2}},
+      {{3, 6000}, 1, {1, 3}},
+      {{5, 5000}, 1, {10001, 2}},
+      {{200, 3}, 0, {}},
+  };
+  uint64_t seed = 720;
+  for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    test::ScopedRestore<DeviceCapabilities> restoreCapabilities(impl.capabilities);
+    const VkSubgroupFeatureFlags operations = impl.capabilities.subgroupOperations;
+    for (DataType type : {DataType::UInt64, DataType::Int64, DataType::Float32}) {
+      // Where a tile fits: as on a device without subgroup shuffles.
+      impl.capabilities.subgroupOperations = operations;
+      if (rowsTileFits(impl, impl.tuning.rowsWorkgroupSize, type)) {
+        impl.capabilities.subgroupOperations &=
+            ~VkSubgroupFeatureFlags{VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT};
+      }
+      CAPTURE(type);
+      for (const Few& shape : shapes) {
+        CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
+        if (!shape.strides.empty()) desc.input.strides = desc.output.strides = shape.strides;
+        CAPTURE(test::describe(desc));
+        detail::Plan plan = planOn(impl, desc);
+        REQUIRE(plan.dispatches.size() == 1);
+        CHECK(plan.dispatches[0].pipeline.stage == detail::Stage::ColumnsOnePass);
+        CHECK(plan.dispatches[0].pipeline.scalarLanes);
         checkTypeModes(desc, seed++, profile);
       }
     }

@@ -870,8 +870,9 @@ TEST_CASE("plan: rows one pass hands out tiles across lines first where tuned or
 
 // Fewer lines of a strided axis than fill a columns tile take the rows
 // kernels on GPUs, in one dispatch, their tiles staged along the axis, small
-// problems too; more lines, lines of a node, devices without shuffles and
-// shared memory that holds no tile keep their plans.
+// problems too; more lines and lines of a node keep their plans; devices
+// without shuffles and shared memory that holds no tile take the columns
+// one pass.
 TEST_CASE("plan: few lines of a strided axis take the rows kernels, staged along the axis") {
   auto plan = [](std::vector<uint32_t> sizes, uint32_t axis, std::vector<uint32_t> strides,
                  uint32_t sharedBytes = 49152, bool shuffles = true) {
@@ -904,14 +905,22 @@ TEST_CASE("plan: few lines of a strided axis take the rows kernels, staged along
   REQUIRE(alongAxis(backwards, Stage::RowsOnePass));
   CHECK_FALSE(backwards.dispatches[0].pipeline.reverse);
   checkInvariants(reversed, backwards, limits);
-  // A small problem, which one invocation used to walk (walksBeatOnePass()).
+  // A small problem, which one invocation used to walk (walksPreferred()).
   CHECK(alongAxis(plan({4000}, 0, {5}), Stage::RowsScan));
-  // 16 lines fill a columns tile; lines of a node; no shuffles; no room for
-  // a tile.
+  // 16 lines fill a columns tile; lines of a node.
   CHECK(plan({16, 1u << 20}, 1, {1, 16}).dispatches[0].pipeline.stage == Stage::ColumnsOnePass);
   CHECK(plan({16, 3}, 0, {5, 1}).dispatches[0].pipeline.stage == Stage::ChunkScan);
-  CHECK(plan({1u << 20}, 0, {2}, 49152, false).dispatches.size() > 1);
-  CHECK(plan({1u << 20}, 0, {2}, 16384).dispatches.size() > 1);
+  // No shuffles, or no room for a tile: the columns one pass, its lanes
+  // built element by element, where the chunk walks read the input twice.
+  for (const Plan& other : {plan({1u << 20}, 0, {2}, 49152, false), plan({1u << 20}, 0, {2}, 16384),
+                            plan({3, 1u << 20}, 1, {1, 3}, 16384)}) {
+    REQUIRE(other.dispatches.size() == 1);
+    CHECK(other.dispatches[0].pipeline.stage == Stage::ColumnsOnePass);
+    CHECK(other.dispatches[0].pipeline.scalarLanes);
+  }
+  // Nor a contiguous axis, whose lines the chunk walks take on vectors.
+  CHECK(plan({1u << 20}, 0, {1}, 49152, false).dispatches[0].pipeline.stage !=
+        Stage::ColumnsOnePass);
 }
 
 // Issue 47: neighbouring invocations access neighbouring vectors. The rows
@@ -1025,15 +1034,20 @@ TEST_CASE("plan: chunk kernels bind storage buffers where push descriptors and t
   CHECK(storageBuffers(plan(huge, kDevices[0], true, UINT64_MAX)) == 0);
   // GPUs: the rows and columns kernels keep device addresses; chunk
   // kernels (a strided axis of fewer lines than the columns one pass takes
-  // off vectors) take storage buffers.
+  // off vectors, the rows kernels' staging tuned off) take storage buffers.
   Plan rows =
       plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 1), kDevices[4], true, range);
   CHECK(storageBuffers(rows) == 0);
   Plan columns =
       plan(vkscan::test::packedDesc(DataType::Float32, {4096, 4096}, 0), kDevices[4], true, range);
   CHECK(storageBuffers(columns) == 0);
-  Plan offVectors =
-      plan(vkscan::test::packedDesc(DataType::Float32, {4096, 15}, 0), kDevices[4], true, range);
+  PlanLimits gpu{
+      kDevices[4].subgroupSize, kDevices[4].maxInvocations, 65535, 65535, true, range, 64};
+  gpu.maxSharedMemoryBytes = 49152;
+  Tuning unstaged = tuningOf(kDevices[4]);
+  unstaged.rowsStagedNodes = false;
+  Plan offVectors = makePlan(normalize(vkscan::test::packedDesc(DataType::Float32, {4096, 15}, 0)),
+                             gpu, unstaged);
   REQUIRE(offVectors.dispatches.size() > 1);
   CHECK(storageBuffers(offVectors) == offVectors.dispatches.size());
 }

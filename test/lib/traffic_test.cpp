@@ -335,6 +335,19 @@ TEST_CASE("traffic: small strided problems on GPUs spread their lines, in one di
       }
     }
   }
+  // 64-bit rows tiles do not fit 32 KiB of shared memory (Mali, Apple): the
+  // columns one pass, lanes built element by element, in one dispatch too.
+  for (const char* profile : {"mali", "apple"}) {
+    CAPTURE(profile);
+    for (const Small& c : cases) {
+      CumulativeSummationDesc desc = test::packedDesc(DataType::UInt64, c.sizes, 0, false);
+      if (!c.strides.empty()) desc.input.strides = desc.output.strides = c.strides;
+      CAPTURE(desc.input.sizes);
+      const PlanReport report = planFor(desc, profile);
+      CHECK(kernelsOf(report) == std::vector<std::string>{"columns_onepass"});
+      CHECK(report.trafficRatio <= 1.04);
+    }
+  }
   const CumulativeSummationDesc node = test::packedDesc(DataType::Float32, {16, 40}, 0, false);
   CHECK(kernelsOf(planFor(node, "nvidia")) == std::vector<std::string>{"chunk_scan_interleaved"});
   const CumulativeSummationDesc small = test::packedDesc(DataType::Float32, {4096, 32}, 0, false);
