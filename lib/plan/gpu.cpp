@@ -327,7 +327,7 @@ class GpuPlanner final : public Planner {
   }
 
   // Strided lines take the columns one pass where it fits, unless the chunk
-  // walks beat it; carried lines wherever it fits.
+  // walks take them (walksPreferred()); carried lines wherever it fits.
   bool columnsPlanned(const Problem& p, const Bindings& b) const {
     if (!columnsFit(p, b)) return false;
     return carried(p) || !walksPreferred(p, chunkShape(p, b));
