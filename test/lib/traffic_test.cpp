@@ -319,14 +319,18 @@ TEST_CASE("traffic: small strided problems on GPUs spread their lines, in one di
       {{4096, 2}, {}, "rows_scan"},        {{40, 6}, {}, "rows_scan"},
       {{4000}, {5}, "rows_scan"},
   };
+  auto descOf = [](DataType type, const Small& c) {
+    CumulativeSummationDesc desc = test::packedDesc(type, c.sizes, 0, false);
+    if (!c.strides.empty()) desc.input.strides = desc.output.strides = c.strides;
+    return desc;
+  };
   for (const char* profile :
        {"nvidia", "amd", "amd-wave32", "intel", "intel-simd16", "mali", "apple"}) {
     CAPTURE(profile);
     for (DataType type : {DataType::Float32, DataType::Int32, DataType::Float16}) {
       CAPTURE(type);
       for (const Small& c : cases) {
-        CumulativeSummationDesc desc = test::packedDesc(type, c.sizes, 0, false);
-        if (!c.strides.empty()) desc.input.strides = desc.output.strides = c.strides;
+        const CumulativeSummationDesc desc = descOf(type, c);
         CAPTURE(desc.input.sizes);
         const PlanReport report = planFor(desc, profile);
         CHECK(kernelsOf(report) == std::vector<std::string>{c.kernel});
@@ -340,8 +344,7 @@ TEST_CASE("traffic: small strided problems on GPUs spread their lines, in one di
   for (const char* profile : {"mali", "apple"}) {
     CAPTURE(profile);
     for (const Small& c : cases) {
-      CumulativeSummationDesc desc = test::packedDesc(DataType::UInt64, c.sizes, 0, false);
-      if (!c.strides.empty()) desc.input.strides = desc.output.strides = c.strides;
+      const CumulativeSummationDesc desc = descOf(DataType::UInt64, c);
       CAPTURE(desc.input.sizes);
       const PlanReport report = planFor(desc, profile);
       CHECK(kernelsOf(report) == std::vector<std::string>{"columns_onepass"});
