@@ -86,7 +86,8 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
       "input: type %u sizes %s strides %s\noutput: type %u sizes %s strides %s\n"
       "axis %u direction %u exclusive %d\nlimits: subgroup %u invocations %u groups %u x "
       "%u shared %u\ntuning: class %d rowsWG %u chunkWG %u wideWG %u from %llu target %llu whole "
-      "%llu shortfall %llu small %llu staged %d scalar lines %llu lines fastest %d one tile %d\n",
+      "%llu shortfall %llu small %llu staged %d scalar lines %llu lines fastest %d one tile %d "
+      "columns WG %u\n",
       static_cast<unsigned>(desc.input.dataType), list(desc.input.sizes).c_str(),
       list(desc.input.strides).c_str(), static_cast<unsigned>(desc.output.dataType),
       list(desc.output.sizes).c_str(), list(desc.output.strides).c_str(), desc.axis,
@@ -101,7 +102,8 @@ void printCase(const CumulativeSummationDesc& desc, const PlanLimits& limits,
       static_cast<unsigned long long>(tuning.chunkSmallProblem),
       static_cast<int>(tuning.rowsStagedNodes),
       static_cast<unsigned long long>(tuning.columnsScalarLines),
-      static_cast<int>(tuning.rowsLinesFastest), static_cast<int>(tuning.columnsOneTile));
+      static_cast<int>(tuning.rowsLinesFastest), static_cast<int>(tuning.columnsOneTile),
+      tuning.columnsWorkgroupSize);
 }
 
 }  // namespace
@@ -168,6 +170,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t length) {
   tuning.rowsLinesFastest = data.ConsumeBool();
   // Then whether the columns one pass takes lines of one tile.
   if (data.ConsumeBool()) tuning.columnsOneTile = !tuning.columnsOneTile;
+  // Then the columns one pass's workgroup, where the device allows it.
+  if (data.ConsumeBool()) {
+    uint32_t workgroup = uint32_t{64} << data.ConsumeIntegralInRange<int>(0, 2);
+    if (workgroup <= limits.maxWorkgroupInvocations) tuning.columnsWorkgroupSize = workgroup;
+  }
 
   if (std::getenv("FUZZ_PLAN_PRINT") != nullptr) printCase(desc, limits, tuning);
   // FUZZ_PLAN_MAX_ELEMENTS=n skips larger tensors, to explore past a known

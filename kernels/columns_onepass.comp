@@ -1,20 +1,23 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 // Columns, one pass (GPUs): lines along a strided axis, VEC_N lines (a lane)
-// per invocation. A workgroup of 256 scans a tile of 16 lanes by 256
-// elements along the axis (a level-2 node of each of its lines): invocation
-// (node n, lane l) loads elements 16n .. 16n+15 of its lane. Where the
-// innermost line dimension is contiguous and on vectors, a lane is VEC_N
-// neighbouring lines in one vector, so the 16 lanes of a node read 16
-// neighbouring vectors at each step along the axis; elsewhere (kScalarLanes:
-// an inner extent off the vector, unaligned rows, no contiguous line
-// dimension) element c of lane l is the group's line 16c + l, loaded alone,
-// so that 16 lanes still read 16 neighbouring lines where those are
-// contiguous. The level-1 chains (16 nodes of a lane) run in shared memory;
-// each line's carry comes from the look-back of lookback_tree.glsl, one
-// looking invocation per line, tiles in the order of an atomic counter,
-// lane groups fastest (a tile's predecessor along the axis started a whole
-// row of tiles earlier).
+// per invocation. A workgroup of W (256, 128 or 64: Tuning::
+// columnsWorkgroupSize) scans a tile of W / 16 lanes by 256 elements along
+// the axis (a level-2 node of each of its lines): invocation (node n, lane l)
+// loads elements 16n .. 16n+15 of its lane. W decides only which lines a
+// workgroup takes, so every W gives the same bits; a GPU whose registers
+// hold one workgroup of 256 holds several smaller ones, which wait out their
+// look-backs apart. Where the innermost line dimension is contiguous and on
+// vectors, a lane is VEC_N neighbouring lines in one vector, so the lanes of
+// a node read neighbouring vectors at each step along the axis; elsewhere
+// (kScalarLanes: an inner extent off the vector, unaligned rows, no
+// contiguous line dimension) element c of lane l is the group's line
+// (W / 16) c + l, loaded alone, so that the lanes still read neighbouring
+// lines where those are contiguous. The level-1 chains (16 nodes of a lane)
+// run in shared memory; each line's carry comes from the look-back of
+// lookback_tree.glsl, one looking invocation per line, tiles in the order of
+// an atomic counter, lane groups fastest (a tile's predecessor along the
+// axis started a whole row of tiles earlier).
 //
 // With line carries, each line's carry-in enters at its root and its last
 // tile writes its total (line_carries.glsl).
@@ -22,7 +25,7 @@
 // Lines of one tile (p.chunksPerLine 1) have no look-back: no scratch but
 // the line carries' header, tiles in the order of the workgroups, and a lane
 // spans only the 1 << p.shape nodes its lines fill, so that a workgroup
-// takes 256 >> p.shape lanes (p.shape 4 on lines of several tiles: 16).
+// takes W >> p.shape lanes (p.shape 4 on lines of several tiles: W / 16).
 //
 // In place, as rows_onepass.comp: every tile publishes its lines' values
 // before it writes, sums reduced from memory are checked after a memory
@@ -31,15 +34,17 @@
 #include "common.glsl"
 #include "publication.glsl"
 
-#define LANES 16u  // on lines of several tiles
 #define TILE_ELEMENTS 256u
-#define LOOKERS (16 * VEC_N)
+const uint kWorkgroupSize = gl_WorkGroupSize.x;
+// Lines of a tile, each with its looking invocation; shared memory is sized
+// by W, so that smaller workgroups take less of it.
+#define LOOKERS (kWorkgroupSize / 16u * uint(VEC_N))
 
 // Lanes of lines loaded element by element (PipelineKey::scalarLanes).
 layout(constant_id = VKSCAN_SPEC_SCALAR_LANES) const bool kScalarLanes = false;
 
-// Lanes of the workgroup, and their nodes along the axis: 256 invocations.
-uint laneCount() { return 256u >> p.shape; }
+// Lanes of the workgroup, and their nodes along the axis: W invocations.
+uint laneCount() { return kWorkgroupSize >> p.shape; }
 
 // The group's line that element c of lane `lane` holds.
 uint laneLine(uint lane, uint c) {
@@ -76,8 +81,8 @@ uint carriesStart() { return oneTile() ? 0u : roundToVector(counterWord() + 1u);
 
 shared uint sTile;
 // Per (node, lane): the node's total, then L_1 of the node.
-shared ACC_VEC_T sNodeBefore[256];
-shared ACC_VEC_T sTileTotal[LANES];
+shared ACC_VEC_T sNodeBefore[kWorkgroupSize];
+shared ACC_VEC_T sTileTotal[kWorkgroupSize / 16u];
 shared ACC_T sCarry[LOOKERS];
 
 ACC_VEC_T identityVec() { return splatAcc(identity()); }
@@ -100,7 +105,7 @@ void main() {
   uint group = slot - tile * groups;
 
   uint lane = t & (lanes - 1u);
-  uint node = t >> (8u - p.shape);
+  uint node = t / lanes;
   uint firstLine = group * groupLines;
   // Where and whether each line of the lane is (a vector lane's lines are
   // all there or none: the host plans whole vectors of lines).
@@ -157,11 +162,12 @@ void main() {
   // is the group's line) finds its carry. oneTile() is uniform, so the
   // look-back's barriers are too.
   if (!oneTile()) {
-    uint lookLane = kScalarLanes ? t % LANES : t / uint(VEC_N);
-    int lookElement = int(kScalarLanes ? t / LANES : t % uint(VEC_N));
+    uint lookLane = kScalarLanes ? t % lanes : t / uint(VEC_N);
+    int lookElement = int(kScalarLanes ? t / lanes : t % uint(VEC_N));
     uint lookLine = firstLine + t;
-    bool looking = t < uint(LOOKERS) && lookLine < p.lineCount;
-    gLooker = t < uint(LOOKERS) ? t : 0u;
+    bool looker = t < groupLines;
+    bool looking = looker && lookLine < p.lineCount;
+    gLooker = looker ? t : 0u;
     ACC_T tileValue = identity();
     ACC_T root = identity();
     ACC_T total = identity();
@@ -174,7 +180,7 @@ void main() {
         recordCollision(collisionRecord(lineTileSlot(lookLine, tile)), tileValue);
       }
     }
-    if (t < uint(LOOKERS)) sReducedCount[t] = 0u;
+    if (looker) sReducedCount[t] = 0u;
     for (;;) {
       if (kInPlace) {
         if (t == 0u) sUnchecked = false;

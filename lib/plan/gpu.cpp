@@ -33,9 +33,9 @@ uint64_t onePassScratchWords(const Problem& p, uint64_t tiles) {
 // kernels/lookback_workgroup.glsl), rounded up.
 constexpr uint64_t kRowsSharedBytes = 4096;
 
-// The columns one-pass kernel's tile: 16 lanes of lines by 256 elements, or
-// where that is the line, more lanes of fewer nodes.
-constexpr uint32_t kColumnsWorkgroup = 256;
+// The columns one-pass kernel's tile along the axis: a workgroup's sixteenth
+// lanes of lines (Tuning::columnsWorkgroupSize) by 256 elements, or where
+// that is the line, more lanes of fewer nodes.
 constexpr uint64_t kColumnsTile = 256;
 
 // Whether consecutive lines lie back to back in input and output (line i
@@ -252,8 +252,9 @@ class GpuPlanner final : public Planner {
     return linesInterleavable(p, b.inOffset, b.outOffset) && p.lines[0].size % vector == 0;
   }
 
-  // Whether the columns one pass can take the lines: a tile of 16 lanes of
-  // lines by 256 elements per workgroup (kernels/columns_onepass.comp), or
+  // Whether the columns one pass can take the lines: a tile of W / 16 lanes
+  // of lines by 256 elements per workgroup of W (Tuning::
+  // columnsWorkgroupSize, kernels/columns_onepass.comp), or
   // where the tile is the line, which needs no look-back, more lanes of
   // fewer nodes (Tuning::columnsOneTile). Lanes are vectors of lines where
   // those lie in vectors, else built element by element from
@@ -266,7 +267,8 @@ class GpuPlanner final : public Planner {
   bool columnsFit(const Problem& p, const Bindings& b) const {
     bool rowsCannot = stagedAlongAxis(p) &&
                       (!limits_.subgroupShuffles || !tileFitsShared(p, tuning_.rowsWorkgroupSize));
-    return limits_.maxWorkgroupInvocations >= kColumnsWorkgroup &&
+    uint32_t workgroup = tuning_.columnsWorkgroupSize;
+    return workgroup >= 64 && limits_.maxWorkgroupInvocations >= workgroup &&
            (p.axisLen > kColumnsTile || tuning_.columnsOneTile) &&
            (linesOnVectors(p, b) || p.lineCount() >= tuning_.columnsScalarLines || rowsCannot) &&
            onePassScratchWords(p, ceilDiv(p.axisLen, kColumnsTile)) <= UINT32_MAX;
@@ -277,14 +279,14 @@ class GpuPlanner final : public Planner {
     uint64_t lanes = ceilDiv(p.lineCount(), static_cast<uint64_t>(vectorElements(p.type)));
     uint64_t tiles = ceilDiv(p.axisLen, kColumnsTile);
     Dispatch d = makeDispatch(Stage::ColumnsOnePass, p, b.in, b.inOffset, b.out, b.outOffset);
-    d.pipeline.workgroupSize = kColumnsWorkgroup;
+    d.pipeline.workgroupSize = tuning_.columnsWorkgroupSize;
     d.pipeline.scalarLanes = !linesOnVectors(p, b);
     // A lane's nodes: the tile's 16, or where the tile is the line the nodes
     // it fills, so that a workgroup takes more lanes of short lines.
     d.params.shape = tiles > 1 ? 4 : log2Exact(ceilDiv(p.axisLen, kNode));
     if (tiles > 1) setLookbackTree(d, p, b, tiles);
     setLineCarries(d, p, carries);
-    emit(d, ceilDiv(lanes, kColumnsWorkgroup >> d.params.shape) * tiles);
+    emit(d, ceilDiv(lanes, uint64_t{tuning_.columnsWorkgroupSize} >> d.params.shape) * tiles);
   }
 
   // How the chunk walks would take a strided axis: lines interleaved in

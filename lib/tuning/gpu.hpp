@@ -24,5 +24,7 @@ inline constexpr bool kRowsLinesFastest = false;
 inline constexpr uint64_t kColumnsScalarLines = 16;
 // Short strided lines in one pass: 1.0 of the tensor's bytes moved where the chunk walks move 1.6.
 inline constexpr bool kColumnsOneTile = true;
+// Columns tiles of 16 lanes: unmeasured on a GPU against 128 and 64 (the check's A/B).
+inline constexpr uint32_t kColumnsWorkgroupSize = 256;
 
 }  // namespace vkscan::detail::gpu_tuning

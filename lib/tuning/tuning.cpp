@@ -33,6 +33,9 @@ Tuning gpuTuning(uint32_t subgroupSize, uint32_t maxWorkgroupInvocations) {
   tuning.rowsLinesFastest = kRowsLinesFastest;
   tuning.columnsScalarLines = kColumnsScalarLines;
   tuning.columnsOneTile = kColumnsOneTile;
+  // Vulkan promises workgroups of 128.
+  tuning.columnsWorkgroupSize =
+      std::min(kColumnsWorkgroupSize, maxWorkgroupInvocations >= 256 ? 256u : 128u);
   return tuning;
 }
 

@@ -55,6 +55,9 @@ struct Tuning {
   // which the chunk walks would take in three passes, take the columns one
   // pass, with more lanes a workgroup and no look-back.
   bool columnsOneTile;
+  // GPU planner: the columns one pass's workgroup (256, 128 or 64), a
+  // sixteenth of it lanes of lines per tile.
+  uint32_t columnsWorkgroupSize;
 
   // CPU-device planner; zero or false in a GPU's tuning.
   // Interleaved lines, and lines that would take the look-back pass, are
@@ -87,10 +90,10 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
                     t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
                     t.rowsWorkgroupSize, t.rowsStagedNodes, t.rowsLinesFastest,
-                    t.columnsScalarLines, t.columnsOneTile, t.wholeLineShortfall,
-                    t.chunkLookbackMaxElements, t.cpuWorkers, t.chunkTouchAheadStrideBytes,
-                    t.chunkLaneGroups, t.chunkRealign, t.texelInput, t.chunkNodeBarriers,
-                    t.chunkExclusivityCompiled);
+                    t.columnsScalarLines, t.columnsOneTile, t.columnsWorkgroupSize,
+                    t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
+                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
+                    t.chunkNodeBarriers, t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

@@ -63,6 +63,13 @@ TuningOverride parseTuningOverride(const std::string& text) {
       setOnce(result.columnsScalarLines, count(entry, value, 1, kU32), entry);
     } else if (name == "columnsOneTile") {
       setOnce(result.columnsOneTile, count(entry, value, 0, 1) == 1, entry);
+    } else if (name == "columnsWorkgroupSize") {
+      // Lanes of lines: a sixteenth of the workgroup, at least 4.
+      if (value != "64" && value != "128" && value != "256") {
+        refuse(entry, "expected 64, 128 or 256");
+      }
+      setOnce(result.columnsWorkgroupSize, static_cast<uint32_t>(count(entry, value, 64, 256)),
+              entry);
     } else if (name == "chunkTargetInvocations") {
       setOnce(result.chunkTargetInvocations, count(entry, value, 1, kU32), entry);
     } else if (name == "wholeLineInvocations") {
@@ -72,8 +79,8 @@ TuningOverride parseTuningOverride(const std::string& text) {
     } else {
       refuse(entry,
              "no such knob (planner, lookbackPolls, rowsWorkgroupSize, rowsStagedNodes, "
-             "rowsLinesFastest, columnsScalarLines, columnsOneTile, chunkTargetInvocations, "
-             "wholeLineInvocations, chunkSmallProblem)");
+             "rowsLinesFastest, columnsScalarLines, columnsOneTile, columnsWorkgroupSize, "
+             "chunkTargetInvocations, wholeLineInvocations, chunkSmallProblem)");
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -92,18 +99,24 @@ Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWork
   Tuning tuning = tuningFor(o.deviceClass.value_or(deviceClass), subgroupSize,
                             maxWorkgroupInvocations, cpuThreads);
   if (o.lookbackPolls) tuning.lookbackPolls = *o.lookbackPolls;
-  if (o.rowsWorkgroupSize) {
-    if (*o.rowsWorkgroupSize > maxWorkgroupInvocations) {
-      throw InvalidArgument(kField, "rowsWorkgroupSize=" + std::to_string(*o.rowsWorkgroupSize) +
+  auto workgroup = [&](const char* name, uint32_t size) {
+    if (size > maxWorkgroupInvocations) {
+      throw InvalidArgument(kField, std::string(name) + "=" + std::to_string(size) +
                                         ": the device allows workgroups of " +
                                         std::to_string(maxWorkgroupInvocations));
     }
-    tuning.rowsWorkgroupSize = *o.rowsWorkgroupSize;
+    return size;
+  };
+  if (o.rowsWorkgroupSize) {
+    tuning.rowsWorkgroupSize = workgroup("rowsWorkgroupSize", *o.rowsWorkgroupSize);
   }
   if (o.rowsStagedNodes) tuning.rowsStagedNodes = *o.rowsStagedNodes;
   if (o.rowsLinesFastest) tuning.rowsLinesFastest = *o.rowsLinesFastest;
   if (o.columnsScalarLines) tuning.columnsScalarLines = *o.columnsScalarLines;
   if (o.columnsOneTile) tuning.columnsOneTile = *o.columnsOneTile;
+  if (o.columnsWorkgroupSize) {
+    tuning.columnsWorkgroupSize = workgroup("columnsWorkgroupSize", *o.columnsWorkgroupSize);
+  }
   if (o.chunkTargetInvocations) tuning.chunkTargetInvocations = *o.chunkTargetInvocations;
   if (o.wholeLineInvocations) tuning.wholeLineInvocations = *o.wholeLineInvocations;
   if (o.chunkSmallProblem) tuning.chunkSmallProblem = *o.chunkSmallProblem;

@@ -21,7 +21,8 @@ struct TuningOverride {
   std::optional<bool> rowsStagedNodes;        // 0 or 1
   std::optional<bool> rowsLinesFastest;       // 0 or 1
   std::optional<uint64_t> columnsScalarLines;
-  std::optional<bool> columnsOneTile;  // 0 or 1
+  std::optional<bool> columnsOneTile;            // 0 or 1
+  std::optional<uint32_t> columnsWorkgroupSize;  // 64, 128 or 256
   std::optional<uint64_t> chunkTargetInvocations;
   std::optional<uint64_t> wholeLineInvocations;
   std::optional<uint64_t> chunkSmallProblem;
@@ -37,7 +38,7 @@ TuningOverride tuningOverrideFromEnvironment();
 
 // tuningFor() of the override's device class, or else `deviceClass`, with the
 // override's values. Throws InvalidArgument (field "VKSCAN_TUNING") for a
-// rowsWorkgroupSize past maxWorkgroupInvocations.
+// rowsWorkgroupSize or columnsWorkgroupSize past maxWorkgroupInvocations.
 Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
                 CpuThreads cpuThreads, const TuningOverride& tuningOverride);
 

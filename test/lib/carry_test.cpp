@@ -419,8 +419,6 @@ TEST_CASE("carry: one-pass kernels take carry-ins and give totals") {
        test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
     for (const Case& c : cases) {
       if (!test::testDevice(profile).supports(c.type)) continue;
-      // The columns kernel needs workgroups of 256.
-      if (c.axis == 0 && profile == test::Profile::SmallWorkgroups) continue;
       for (uint32_t run = 0; run < 2; ++run, ++k) {
         ScanDesc desc;
         desc.operation = c.op;
@@ -494,7 +492,6 @@ TEST_CASE("carry: one scan finds padded line tensors where they lie") {
                              test::Profile::EmulatedGpuTuning})) {
     for (const Case& c : cases) {
       if (!test::testDevice(profile).supports(c.type)) continue;
-      if (c.axis == 0 && profile == test::Profile::SmallWorkgroups) continue;
       ScanDesc desc;
       desc.input = {c.type, c.sizes, {}};
       desc.output = desc.input;

@@ -666,6 +666,51 @@ TEST_CASE("columns one pass: lines of one tile, more lanes a workgroup, no look-
   }
 }
 
+// The columns one pass in workgroups of 128 and 64 (Tuning::
+// columnsWorkgroupSize: 8 and 4 lanes of lines a tile, 8 lanes on devices
+// that allow only Vulkan's least workgroups) gives the bits of 256: only the
+// lines a workgroup takes change. Vector lanes and lanes built element by
+// element, a last group partly empty, two levels of look-back (18 tiles),
+// lines of one tile (more lanes of fewer nodes), lines across two
+// dimensions; every mode of FLOAT32, two of the other types, each size with
+// the look-back waiting and never waiting (its fallback).
+TEST_CASE("columns one pass: workgroups of 128 and 64 give the same bits") {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+    std::vector<uint32_t> strides;  // empty: packed
+    uint32_t tiles;
+  };
+  const Shape shapes[] = {
+      {{1000, 40}, 0, {}, 4}, {{4400, 19}, 0, {}, 18}, {{600, 37}, 0, {38, 1}, 3},
+      {{100, 100}, 0, {}, 1}, {{30, 520}, 0, {}, 1},   {{5, 300, 12}, 1, {}, 2},
+  };
+  uint64_t seed = 740;
+  for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    for (uint32_t workgroup : {128u, 64u}) {
+      CAPTURE(workgroup);
+      impl.tuning.columnsWorkgroupSize = workgroup;
+      for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
+        for (const Shape& shape : shapes) {
+          CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
+          if (!shape.strides.empty()) desc.input.strides = desc.output.strides = shape.strides;
+          CAPTURE(test::describe(desc));
+          impl.tuning.lookbackPolls = seed % 2 == 0 ? 0 : 256;
+          detail::Plan plan = planOn(impl, desc);
+          REQUIRE(plan.dispatches.size() == 1);
+          const detail::Dispatch& d = plan.dispatches[0];
+          CHECK(d.pipeline.stage == detail::Stage::ColumnsOnePass);
+          CHECK(d.pipeline.workgroupSize == workgroup);
+          CHECK(d.params.chunksPerLine == shape.tiles);
+          checkTypeModes(desc, seed++, profile);
+        }
+      }
+    }
+  }
+}
+
 // A small problem (chunkSmallProblem) of strided lines longer than a node
 // is no longer walked whole on GPUs (a load's latency per node, in
 // sequence): past a level-3 node ([4097, 32] along axis 0) the chunk walks

@@ -245,15 +245,16 @@ class Checker {
     }
   }
 
-  // kernels/columns_onepass.comp: 16 lanes of lines by 256 elements a
-  // workgroup, lines in whole vectors of the contiguous inner dimension, or
-  // lanes built element by element from lines of any layout, as few as the
-  // tuning takes (Tuning::columnsScalarLines; the kernel leaves empty lanes
-  // idle).
+  // kernels/columns_onepass.comp: a sixteenth of the workgroup (of 64, 128
+  // or 256) lanes of lines by 256 elements, lines in whole vectors of the contiguous inner
+  // dimension, or lanes built element by element from lines of any layout, as few as the tuning
+  // takes (Tuning::columnsScalarLines; the kernel leaves empty lanes idle).
   void checkColumns(const Dispatch& d, uint64_t groups) {
     const ScanParams& p = d.params;
     uint64_t vector = static_cast<uint64_t>(vectorElements(d.pipeline.type));
-    expect(d.pipeline.workgroupSize == 256, "columns workgroup of 256");
+    uint64_t wg = d.pipeline.workgroupSize;
+    expect(wg == 64 || wg == 128 || wg == 256, "columns workgroup of 64, 128 or 256");
+    expect(wg <= limits_.maxWorkgroupInvocations, "columns workgroup within the device's");
     // A lane spans 1 << shape nodes: a tile's 16, or where the tile is the
     // line, the nodes the line fills.
     expect(p.shape <= 4, "a lane spans at most 16 nodes");
@@ -262,7 +263,7 @@ class Checker {
                                    (p.shape == 0 || p.axisLen > (uint64_t{8} << p.shape))),
            "a tile that is the line: the nodes it fills");
     uint64_t lanes = (p.lineCount + vector - 1) / vector;
-    uint64_t lanesPerGroup = uint64_t{256} >> p.shape;
+    uint64_t lanesPerGroup = wg >> p.shape;
     expect(groups >= (lanes + lanesPerGroup - 1) / lanesPerGroup * p.chunksPerLine,
            "every column tile has a workgroup");
     expect(uint64_t{p.chunksPerLine} * 256 >= p.axisLen, "the tiles cover the line");

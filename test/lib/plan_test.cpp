@@ -603,13 +603,12 @@ TEST_CASE("plan: lines off vectors walk in scalar lanes on CPU devices, the rest
     if (device.cpuLike) continue;
     CAPTURE(device.name);
     Plan plan = planFor(vkscan::test::packedDesc(DataType::Float32, {4096, 4095}, 0), device);
-    if (device.maxInvocations >= 256) {
-      CHECK(stages(plan) == Walk{{Stage::ColumnsOnePass, true}});
-      continue;
-    }
-    // Workgroups too narrow for the columns kernel: chunk walks, a line each.
-    CHECK(stages(plan).front() == std::pair{Stage::ChunkReduce, false});
-    for (const Dispatch& d : plan.dispatches) CHECK(!d.pipeline.scalarLanes);
+    CHECK(stages(plan) == Walk{{Stage::ColumnsOnePass, true}});
+    // Vulkan's least workgroup limit (128) takes tiles of 8 lanes.
+    uint32_t workgroup = device.maxInvocations >= 256 ? 256 : 128;
+    CHECK(plan.dispatches[0].pipeline.workgroupSize == workgroup);
+    CHECK(plan.dispatches[0].groupsX * plan.dispatches[0].groupsY ==
+          (4095 + workgroup / 4 - 1) / (workgroup / 4) * 16);
   }
 }
 

@@ -61,15 +61,15 @@ TEST_CASE("tuning override: each entry replaces the knob it names, and nothing e
   several.rowsLinesFastest = true;
   several.columnsScalarLines = 3;
   several.columnsOneTile = false;
+  several.columnsWorkgroupSize = 64;
   several.chunkTargetInvocations = 4096;
   several.wholeLineInvocations = 100;
   several.chunkSmallProblem = 0;
   CHECK(tunedFor(DeviceClass::Gpu, 32, 1024, {},
-                 parseTuningOverride(
-                     "rowsWorkgroupSize=16,rowsStagedNodes=0,"
-                     "rowsLinesFastest=1,columnsScalarLines=3,columnsOneTile=0,"
-                     "chunkTargetInvocations=4096,wholeLineInvocations=100,chunkSmallProblem=0")) ==
-        several);
+                 parseTuningOverride("rowsWorkgroupSize=16,rowsStagedNodes=0,"
+                                     "rowsLinesFastest=1,columnsScalarLines=3,columnsOneTile=0,"
+                                     "columnsWorkgroupSize=64,chunkTargetInvocations=4096,"
+                                     "wholeLineInvocations=100,chunkSmallProblem=0")) == several);
 
   // The planner's class brings its own table, then the other entries apply.
   Tuning cpu = tuningFor(DeviceClass::Cpu, 32, 1024, {});
@@ -96,6 +96,10 @@ TEST_CASE("tuning override: an entry it cannot read is refused, and named") {
   CHECK(refusal("rowsLinesFastest=2") ==
         "VKSCAN_TUNING: 'rowsLinesFastest=2': out of range (0 to 1)");
   CHECK(refusal("columnsOneTile=2") == "VKSCAN_TUNING: 'columnsOneTile=2': out of range (0 to 1)");
+  CHECK(refusal("columnsWorkgroupSize=32") ==
+        "VKSCAN_TUNING: 'columnsWorkgroupSize=32': expected 64, 128 or 256");
+  CHECK(refusal("columnsWorkgroupSize=0128") ==
+        "VKSCAN_TUNING: 'columnsWorkgroupSize=0128': expected 64, 128 or 256");
   CHECK(refusal("columnsScalarLines=0") ==
         "VKSCAN_TUNING: 'columnsScalarLines=0': out of range (1 to 4294967295)");
   CHECK(refusal("chunkTargetInvocations=0") ==
@@ -112,6 +116,10 @@ TEST_CASE("tuning override: an entry it cannot read is refused, and named") {
   CHECK_THROWS_WITH_AS(
       tunedFor(DeviceClass::Gpu, 32, 128, {}, parseTuningOverride("rowsWorkgroupSize=256")),
       "VKSCAN_TUNING: rowsWorkgroupSize=256: the device allows workgroups of 128", InvalidArgument);
+  CHECK_THROWS_WITH_AS(
+      tunedFor(DeviceClass::Gpu, 32, 128, {}, parseTuningOverride("columnsWorkgroupSize=256")),
+      "VKSCAN_TUNING: columnsWorkgroupSize=256: the device allows workgroups of 128",
+      InvalidArgument);
 }
 
 TEST_CASE("tuning override: planFor() plans with VKSCAN_TUNING") {
@@ -170,6 +178,24 @@ TEST_CASE("tuning override: planFor() plans with VKSCAN_TUNING") {
     PlanReport report = planFor(columns, "nvidia");
     CHECK(kernels(report).size() == 3);
     CHECK(report.trafficRatio > 1.6);
+  }
+  {
+    // Columns: tiles of 16 lanes by default, of 8 and 4 in smaller
+    // workgroups, twice and four times as many; the same bytes.
+    const CumulativeSummationDesc columns = test::packedDesc(DataType::Float32, {16384, 16384}, 0);
+    const PlanReport wide = planFor(columns, "nvidia");
+    REQUIRE(kernels(wide) == std::vector<std::string>{"columns_onepass"});
+    CHECK(wide.dispatches[0].workgroupSize == 256);
+    CHECK(wide.dispatches[0].workgroups[0] == 16384);
+    for (uint32_t size : {128u, 64u}) {
+      const std::string entry = "columnsWorkgroupSize=" + std::to_string(size);
+      TuningVariable narrow(entry.c_str());
+      PlanReport report = planFor(columns, "nvidia");
+      REQUIRE(kernels(report) == std::vector<std::string>{"columns_onepass"});
+      CHECK(report.dispatches[0].workgroupSize == size);
+      CHECK(report.dispatches[0].workgroups[0] == 16384 * 256 / size);
+      CHECK(report.bytesMoved == wide.bytesMoved);
+    }
   }
   {
     // The CPU planner: no rows kernel, the line read twice.
