@@ -34,7 +34,9 @@
 # ';' between them, whose plans a step `few-lines` times on columns_x3 and
 # columns_x4 in every run: where few lines off vectors belong; "none": never),
 # GPU_CHECK_SHORT_COLUMNS (the same for a step `short-columns` on columns_64
-# and columns_small: where short strided lines and small problems belong).
+# and columns_small: where short strided lines and small problems belong),
+# GPU_CHECK_COLUMNS_WORKGROUPS (the same for a step `columns-workgroups` on
+# columns_16k and columns_16k_odd: the columns one pass's workgroup size).
 set -uo pipefail
 
 usage() {
@@ -320,6 +322,12 @@ FEW_LINES_CASES='columns_x3$ columns_x4$'
 DEFAULT_SHORT_COLUMNS='columnsOneTile=0;wholeLineInvocations=1'
 SHORT_COLUMNS_CASES='columns_64$ columns_small$'
 
+# The columns one pass in smaller workgroups (256 by default): a GPU whose
+# registers hold one workgroup of 256 holds several of 128 or 64, which wait
+# out their look-backs apart (kernels/columns_onepass.comp).
+DEFAULT_COLUMNS_WORKGROUPS='columnsWorkgroupSize=128;columnsWorkgroupSize=64'
+COLUMNS_WORKGROUPS_CASES='columns_16k$ columns_16k_odd$'
+
 # variants BENCH OUT QUICK LIST CASES [PREFIX]: the cases again under each
 # tuning of LIST (';' between them), 11 repetitions each: OUT/PREFIX-N.csv,
 # and OUT/PREFIXs.txt naming N's tuning (PREFIX: variant). Which knob moves
@@ -429,7 +437,8 @@ if bench:
             tcol = f"{tus:10.1f}" if tus else "       n/a"
             lines.append(f"  {case:15s} {bus:11.1f} {tcol} {ratio} {b['check']}")
     for prefix, step in (("variant", "variants"), ("few-line", "few-lines"),
-                         ("short-column", "short-columns")):
+                         ("short-column", "short-columns"),
+                         ("columns-workgroup", "columns-workgroups")):
         listed = os.path.join(out, f"{prefix}s.txt")
         if not os.path.exists(listed):
             continue
@@ -524,6 +533,9 @@ run() {
     "$FEW_LINES_CASES" few-line
   plan_choices "$work/bin/vkscan-bench" short-columns 25 \
     "${GPU_CHECK_SHORT_COLUMNS:-$DEFAULT_SHORT_COLUMNS}" "$SHORT_COLUMNS_CASES" short-column
+  plan_choices "$work/bin/vkscan-bench" columns-workgroups 40 \
+    "${GPU_CHECK_COLUMNS_WORKGROUPS:-$DEFAULT_COLUMNS_WORKGROUPS}" "$COLUMNS_WORKGROUPS_CASES" \
+    columns-workgroup
   if [[ -x $work/baseline/bin/vkscan-bench ]]; then
     # The same cases on the baseline's library (LD_LIBRARY_PATH comes before
     # the binaries' own RUNPATH).

@@ -24,7 +24,8 @@ GPU_CHECK_FOCUS_PROFILES=none expect no "GPU_CHECK_FOCUS_PROFILES=none"
 GPU_CHECK_FOCUS_PROFILES=gpu-tuning expect yes "GPU_CHECK_FOCUS_PROFILES=gpu-tuning"
 GPU_CHECK_FOCUS_ARGS='-tc=spec*' expect yes "a filter"
 
-# variants() under a prefix of its own (the few-lines and short-columns steps)
+# variants() under a prefix of its own (the few-lines, short-columns and
+# columns-workgroups steps)
 # keeps its files apart from the variants step's, and the summary lists each. A stand-in
 # bench writes one CSV row per --case, its time from VKSCAN_TUNING.
 work=$(mktemp -d)
@@ -51,7 +52,9 @@ chmod +x "$work/bench"
 export OUT=$work
 variants "$work/bench" "$work" 0 'a=1;b=2' 'columns_x3$ columns_x4$' few-line >/dev/null
 variants "$work/bench" "$work" 0 'c=3' 'columns_64$' short-column >/dev/null
-VKSCAN_TUNING='' "$work/bench" --case columns_x3 --case columns_64 --csv-file "$work/bench.csv"
+variants "$work/bench" "$work" 0 'd=4' 'columns_16k$' columns-workgroup >/dev/null
+VKSCAN_TUNING='' "$work/bench" --case columns_x3 --case columns_64 --case columns_16k \
+  --csv-file "$work/bench.csv"
 echo "step,status,seconds,rc" >"$work/steps.csv"
 # A plan-choices step given "none" runs nothing and says it skipped.
 STEPS_CSV=$work/steps.csv plan_choices "$work/bench" short-columns 25 none 'columns_64$' none-run
@@ -69,4 +72,8 @@ grep -Eq '^  b=2 +columns_x3 +20.0 +2.000 ' <<<"$summary" ||
   { echo "FAIL: the summary gives no time or ratio for columns_x3 under b=2"; failed=1; }
 grep -Eq '^  c=3 +columns_64 +20.0 +2.000 ' <<<"$summary" ||
   { echo "FAIL: the summary gives no short-columns time for columns_64 under c=3"; failed=1; }
+grep -q '^columns-workgroups (VKSCAN_TUNING) in the same run' <<<"$summary" ||
+  { echo "FAIL: the summary lists no columns-workgroups"; failed=1; }
+grep -Eq '^  d=4 +columns_16k +20.0 +2.000 ' <<<"$summary" ||
+  { echo "FAIL: the summary gives no columns-workgroups time for columns_16k under d=4"; failed=1; }
 exit "$failed"
