@@ -675,15 +675,10 @@ TEST_CASE("columns one pass: lines of one tile, more lanes a workgroup, no look-
 // dimensions; every mode of FLOAT32, two of the other types, each size with
 // the look-back waiting and never waiting (its fallback).
 TEST_CASE("columns one pass: workgroups of 128 and 64 give the same bits") {
-  struct Shape {
-    std::vector<uint32_t> sizes;
-    uint32_t axis;
-    std::vector<uint32_t> strides;  // empty: packed
-    uint32_t tiles;
-  };
-  const Shape shapes[] = {
-      {{1000, 40}, 0, {}, 4}, {{4400, 19}, 0, {}, 18}, {{600, 37}, 0, {38, 1}, 3},
-      {{100, 100}, 0, {}, 1}, {{30, 520}, 0, {}, 1},   {{5, 300, 12}, 1, {}, 2},
+  // Each shape with the tiles of its lines.
+  const std::pair<OffVectorShape, uint32_t> shapes[] = {
+      {{{1000, 40}, 0, {}}, 4}, {{{4400, 19}, 0, {}}, 18}, {{{600, 37}, 0, {38, 1}}, 3},
+      {{{100, 100}, 0, {}}, 1}, {{{30, 520}, 0, {}}, 1},   {{{5, 300, 12}, 1, {}}, 2},
   };
   uint64_t seed = 740;
   for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
@@ -693,7 +688,7 @@ TEST_CASE("columns one pass: workgroups of 128 and 64 give the same bits") {
       CAPTURE(workgroup);
       impl.tuning.columnsWorkgroupSize = workgroup;
       for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
-        for (const Shape& shape : shapes) {
+        for (const auto& [shape, tiles] : shapes) {
           CumulativeSummationDesc desc = test::packedDesc(type, shape.sizes, shape.axis);
           if (!shape.strides.empty()) desc.input.strides = desc.output.strides = shape.strides;
           CAPTURE(test::describe(desc));
@@ -703,7 +698,7 @@ TEST_CASE("columns one pass: workgroups of 128 and 64 give the same bits") {
           const detail::Dispatch& d = plan.dispatches[0];
           CHECK(d.pipeline.stage == detail::Stage::ColumnsOnePass);
           CHECK(d.pipeline.workgroupSize == workgroup);
-          CHECK(d.params.chunksPerLine == shape.tiles);
+          CHECK(d.params.chunksPerLine == tiles);
           checkTypeModes(desc, seed++, profile);
         }
       }
