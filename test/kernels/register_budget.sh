@@ -6,7 +6,10 @@
 # workgroups of 256 share an NVIDIA SM's 65,536 registers; the kernel held
 # 88 (128 for UINT64) while its look-back's walk kept private arrays and its
 # node stayed in registers (docs/performance.md). Exits 77 (skipped) where
-# RADV is not installed.
+# RADV is not installed. The columns one pass holds its lane's 16 vectors
+# through the look-back (160 VGPRs for FLOAT32, docs/performance.md): its
+# budget keeps it from growing, and its shared memory within Vulkan's least
+# maxComputeSharedMemorySize (16 KiB), which the planner does not check.
 #
 #   register_budget.sh VKSCAN    VKSCAN: the vkscan tool
 set -euo pipefail
@@ -20,18 +23,21 @@ stats=$(bash "$root/scripts/kernel-stats.sh" "$1")
 echo "$stats"
 
 failed=0
-# PIPELINE|VGPRs at most: the pipelines vkscan-bench's 1-D and rows cases
-# take, carried or not, and few strided lines (staged along the axis,
-# element by element).
+# PIPELINE|VGPRs at most[|LDS bytes at most]: the pipelines vkscan-bench's
+# 1-D and rows cases take, carried or not, few strided lines (staged along
+# the axis, element by element), and its columns cases.
 for budget in \
   "rows_onepass FLOAT32 wg 256 vector-loads staged|64" \
   "rows_onepass FLOAT32 wg 256 staged|64" \
   "rows_onepass FLOAT32 wg 256 vector-loads staged line-carries|64" \
   "rows_onepass FLOAT32 wg 256 in-place vector-loads staged|64" \
   "rows_onepass FLOAT16 wg 256 vector-loads staged|64" \
-  "rows_onepass UINT64 wg 256 vector-loads staged|96"; do
-  pipeline=${budget%|*}
-  most=${budget#*|}
+  "rows_onepass UINT64 wg 256 vector-loads staged|96" \
+  "columns_onepass FLOAT32 wg 256|160|16384" \
+  "columns_onepass FLOAT32 wg 256 scalar-lanes|168|16384" \
+  "columns_onepass FLOAT32 wg 256 in-place scalar-lanes|176|16384"; do
+  IFS='|' read -r pipeline most lds_most <<<"$budget"
+  lds_most=${lds_most:-65536}
   # The row whose name, all but its last five columns, is the pipeline's:
   # a name may begin another's ("... staged" and "... staged line-carries").
   row=$(awk -v name="$pipeline" '{
@@ -45,9 +51,13 @@ for budget in \
     continue
   fi
   # The columns after the name: VGPRs, SGPRs, spilled VGPRs/SGPRs, LDS, waves.
-  read -r vgprs _ spilled _ _ <<<"${row:${#pipeline}}"
+  read -r vgprs _ spilled lds _ <<<"${row:${#pipeline}}"
   if ((vgprs > most)) || [[ ${spilled%/*} != 0 ]]; then
     echo "FAIL: $pipeline holds $vgprs VGPRs (at most $most), spills ${spilled%/*} VGPRs"
+    failed=1
+  fi
+  if ((lds > lds_most)); then
+    echo "FAIL: $pipeline takes $lds bytes of shared memory (at most $lds_most)"
     failed=1
   fi
 done
