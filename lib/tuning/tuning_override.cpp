@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <limits>
+#include <string>
 #include <vkscan/vkscan.hpp>
 
 namespace vkscan::detail {
@@ -68,8 +69,7 @@ TuningOverride parseTuningOverride(const std::string& text) {
       if (value != "64" && value != "128" && value != "256") {
         refuse(entry, "expected 64, 128 or 256");
       }
-      setOnce(result.columnsWorkgroupSize, static_cast<uint32_t>(count(entry, value, 64, 256)),
-              entry);
+      setOnce(result.columnsWorkgroupSize, static_cast<uint32_t>(std::stoul(value)), entry);
     } else if (name == "chunkTargetInvocations") {
       setOnce(result.chunkTargetInvocations, count(entry, value, 1, kU32), entry);
     } else if (name == "wholeLineInvocations") {
