@@ -165,7 +165,7 @@ void main() {
     uint lookLane = kScalarLanes ? t % lanes : t / uint(VEC_N);
     int lookElement = int(kScalarLanes ? t / lanes : t % uint(VEC_N));
     uint lookLine = firstLine + t;
-    bool looker = t < groupLines;
+    bool looker = t < uint(LOOKERS);
     bool looking = looker && lookLine < p.lineCount;
     gLooker = looker ? t : 0u;
     ACC_T tileValue = identity();
