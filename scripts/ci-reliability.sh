@@ -152,7 +152,10 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressi
 # - The scan family's, wider outputs' and indices' differential cases: each
 #   operation, widening or index pass a pipeline of its own on every path,
 #   through the host paths the sum's suites take (plus the widening and
-#   records passes, which their other cases and the release step run).
+#   records passes, which their other cases and the release step run); and
+#   "randomized: the scan family, ...", the same passes crossed with carries
+#   and layouts, whose host paths the sum's randomized suite and the carry
+#   cases kept here take.
 # - "wide units" and "scalar lanes": the kernels' bytes on interleaved and
 #   unit layouts, whose host paths (planning and recording those layouts)
 #   "interleaved lines" and "lane groups" take here too; 476 and 270 s of
@@ -194,7 +197,7 @@ export VKSCAN_TEST_PROFILES=native,emulated-device-addresses
 # them all).
 export VKSCAN_RANDOMIZED_CASES=60
 ctest_step "$asan" asan -L "^(lib|reliability)$" \
-  -E "^(every mode on rows, columns and short-line shapes|reliability:vector words: every form gives .*|realigned walks: .*|axis lengths around the node, .*|reliability:determinism: 20 runs.*|reliability:missing features: disable(Int64|Float16) .*|operations: every path, .*|wider outputs: every widening, .*|indices: maximum and minimum, .*|wide units: .*|scalar lanes: .*|contiguous lines of up to 16 elements, .*|lane groups: .*|row units: .*|whole lines of up to 65536 elements.*|FLOAT16 rounding: tiny values everywhere.*|BFLOAT16 rounding: sums that round and overflow.*|carry: carry-in and totals against the reference, .*|carry: one-pass kernels take carry-ins .*|carry: one scan finds .*|rows kernels: (tiles staged|few lines of a strided axis) .*|one-pass kernels(:| regression:) .*|look-back: (every value|tiles across lines first) .*|columns one pass: .*)$"
+  -E "^(every mode on rows, columns and short-line shapes|reliability:vector words: every form gives .*|realigned walks: .*|axis lengths around the node, .*|reliability:determinism: 20 runs.*|reliability:missing features: disable(Int64|Float16) .*|operations: every path, .*|wider outputs: every widening, .*|indices: maximum and minimum, .*|wide units: .*|scalar lanes: .*|contiguous lines of up to 16 elements, .*|lane groups: .*|row units: .*|whole lines of up to 65536 elements.*|FLOAT16 rounding: tiny values everywhere.*|BFLOAT16 rounding: sums that round and overflow.*|carry: carry-in and totals against the reference, .*|carry: one-pass kernels take carry-ins .*|carry: one scan finds .*|rows kernels: (tiles staged|few lines of a strided axis) .*|one-pass kernels(:| regression:) .*|look-back: (every value|tiles across lines first) .*|columns one pass: .*|randomized: the scan family, .*)$"
 unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS VKSCAN_TEST_PROFILES VKSCAN_RANDOMIZED_CASES
 fi
 

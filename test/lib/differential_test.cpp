@@ -3,13 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -1600,40 +1598,9 @@ TEST_CASE("whole lines of up to 2^20 elements: level-5 walks, every unit width")
   }
 }
 
-namespace {
-
-// Cases the randomized test runs: 300, or `value` (VKSCAN_RANDOMIZED_CASES),
-// so that CI's ASan step, where each case costs two to three times as much,
-// can run the first of them. Throws std::runtime_error for anything but a
-// count from 1 to 100000, so that a typo never turns the test into nothing.
-int randomizedCases(const char* value) {
-  if (value == nullptr) return 300;
-  char* end = nullptr;
-  errno = 0;
-  long count = std::strtol(value, &end, 10);
-  if (end == value || *end != '\0' || errno != 0 || count < 1 || count > 100000) {
-    throw std::runtime_error(std::string("VKSCAN_RANDOMIZED_CASES is \"") + value +
-                             "\", not a count from 1 to 100000");
-  }
-  return static_cast<int>(count);
-}
-
-}  // namespace
-
-TEST_CASE("randomized: VKSCAN_RANDOMIZED_CASES sizes the suite, and refuses what is no count") {
-  CHECK(randomizedCases(nullptr) == 300);
-  CHECK(randomizedCases("1") == 1);
-  CHECK(randomizedCases("120") == 120);
-  for (const char* bad : {"", "0", "-5", "12x", "x", "100001", "99999999999999999999"}) {
-    CAPTURE(bad);
-    CHECK_THROWS_WITH_AS(randomizedCases(bad), doctest::Contains("VKSCAN_RANDOMIZED_CASES is \""),
-                         std::runtime_error);
-  }
-}
-
 TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
   std::mt19937_64 rng(20261122);
-  const int cases = randomizedCases(std::getenv("VKSCAN_RANDOMIZED_CASES"));
+  const int cases = test::randomizedCases(std::getenv("VKSCAN_RANDOMIZED_CASES"), 300);
   int longAxes = 0, empties = 0;
   const std::vector<test::Profile> profiles = test::testedProfiles();
   for (int c = 0; c < cases; ++c) {

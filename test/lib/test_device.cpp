@@ -1,5 +1,6 @@
 #include "test_device.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +80,18 @@ std::vector<Profile> testedProfiles(std::initializer_list<Profile> wanted) {
 
 std::vector<Profile> testedProfiles() {
   return tested(std::vector<Profile>(std::begin(kAllProfiles), std::end(kAllProfiles)));
+}
+
+int randomizedCases(const char* value, int byDefault) {
+  if (value == nullptr) return byDefault;
+  char* end = nullptr;
+  errno = 0;
+  long count = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || errno != 0 || count < 1 || count > 100000) {
+    throw std::runtime_error(std::string("VKSCAN_RANDOMIZED_CASES is \"") + value +
+                             "\", not a count from 1 to 100000");
+  }
+  return static_cast<int>(count);
 }
 
 bool exhaustive() {

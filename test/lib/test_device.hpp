@@ -68,6 +68,12 @@ std::vector<Profile> testedProfiles();  // of kAllProfiles
 // the profiles (each case on some, every case on at least one) run every
 // case on every profile. CI keeps the spread; a GPU check runs it all.
 bool exhaustive();
+// Cases a randomized suite runs: `byDefault`, or `value`
+// (VKSCAN_RANDOMIZED_CASES), so that CI's ASan step, where each case costs two
+// to three times as much, can run the first of them. Throws
+// std::runtime_error for anything but a count from 1 to 100000, so that a
+// typo never turns a suite into nothing.
+int randomizedCases(const char* value, int byDefault);
 
 Device& testDevice(Profile profile = Profile::Native);
 

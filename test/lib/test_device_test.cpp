@@ -1,7 +1,8 @@
 // The test harness's own contract: VKSCAN_TEST_PROFILES narrows the profiles
 // a run tests (the subgroup-4 portability run sets it), and a filter that
 // names no profile, or leaves a test none, fails instead of passing empty;
-// a test case's change to a shared device is undone however the case ends.
+// a test case's change to a shared device is undone however the case ends;
+// VKSCAN_RANDOMIZED_CASES sizes the randomized suites or is refused.
 #include "test_device.hpp"
 
 #include <doctest/doctest.h>
@@ -62,4 +63,16 @@ TEST_CASE("test devices: ScopedRestore puts a shared value back however the scop
     CHECK(value == 1);
   }
   CHECK(value == 1);
+}
+
+TEST_CASE("randomized: VKSCAN_RANDOMIZED_CASES sizes the suite, and refuses what is no count") {
+  CHECK(randomizedCases(nullptr, 300) == 300);
+  CHECK(randomizedCases(nullptr, 150) == 150);
+  CHECK(randomizedCases("1", 300) == 1);
+  CHECK(randomizedCases("120", 300) == 120);
+  for (const char* bad : {"", "0", "-5", "12x", "x", "100001", "99999999999999999999"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(randomizedCases(bad, 300),
+                         doctest::Contains("VKSCAN_RANDOMIZED_CASES is \""), std::runtime_error);
+  }
 }
