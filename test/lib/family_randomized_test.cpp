@@ -1,9 +1,9 @@
 // The scan family at random: every operation, type, wider output, indices,
 // carry-in and totals, direction and exclusive mode, on ranks 1 to 8, padded,
-// permuted and broadcast layouts and in place, each case on one test profile,
-// against the CPU reference bit for bit (output, indices and totals, gaps of
-// strided tensors included). The fixed suites reach each path with chosen
-// shapes; this one meets the combinations they leave out.
+// permuted (input and output apart) and broadcast layouts and in place, each case on one test
+// profile, against the CPU reference bit for bit (output, indices and totals, gaps of strided
+// tensors included). The fixed suites reach each path with chosen shapes; this one meets the
+// combinations they leave out.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -114,7 +114,8 @@ Drawn draw(uint64_t seed, bool& longAxis) {
       desc.operation == ScanOperation::Maximum || desc.operation == ScanOperation::Minimum;
   const bool indices = extremum && !widens && !desc.exclusive && pick() % 3 == 0;
   drawn.inPlace = !widens && !indices && pick() % 4 == 0;
-  // Permuted (e.g. Fortran) order with padding, sometimes a broadcast input
+  // Permuted (e.g. Fortran) order with padding, the output's sometimes a
+  // different one (a transposing scan), sometimes a broadcast input
   // dimension; in place keeps the packed layout both tensors share.
   std::vector<uint32_t> order(rank);
   for (uint32_t d = 0; d < rank; ++d) order[d] = d;
@@ -122,6 +123,7 @@ Drawn draw(uint64_t seed, bool& longAxis) {
   if (layout > 0) {
     std::shuffle(order.begin(), order.end(), pick);
     desc.input.strides = stridesIn(sizes, order, 1 + pick() % 2, pick);
+    if (pick() % 2) std::shuffle(order.begin(), order.end(), pick);
     desc.output.strides = stridesIn(sizes, order, 1 + pick() % 2, pick);
     if (layout == 2) desc.input.strides[pick() % rank] = 0;
   }
