@@ -1620,16 +1620,7 @@ TEST_CASE("randomized: ranks 1 to 8, every axis, type, mode, layout") {
       sizes[desc.axis] = 4096 + pick() % 16384;
       ++longAxes;
     }
-    // Within budget by halving the other dimensions, largest first (cutting
-    // the first to 1 made most rank-2 cases one line).
-    const uint64_t budget = 1 << 15;
-    while (desc.input.elementCount() > budget) {
-      uint32_t largest = desc.axis == 0 ? 1 : 0;
-      for (uint32_t d = 0; d < rank; ++d) {
-        if (d != desc.axis && sizes[d] > sizes[largest]) largest = d;
-      }
-      sizes[largest] = (sizes[largest] + 1) / 2;
-    }
+    test::fitElements(sizes, desc.axis, 1 << 15);
     if (pick() % 32 == 0) {
       sizes[pick() % rank] = 0;
       ++empties;

@@ -96,14 +96,7 @@ Drawn draw(uint64_t seed, bool& longAxis) {
   // every operation meets the look-back and multi-pass plans.
   longAxis = pick() % 8 == 0;
   if (longAxis) sizes[desc.axis] = 4096 + pick() % 12288;
-  const uint64_t budget = 1 << 14;
-  while (desc.input.elementCount() > budget) {
-    uint32_t largest = desc.axis == 0 ? 1 : 0;
-    for (uint32_t d = 0; d < rank; ++d) {
-      if (d != desc.axis && sizes[d] > sizes[largest]) largest = d;
-    }
-    sizes[largest] = (sizes[largest] + 1) / 2;
-  }
+  test::fitElements(sizes, desc.axis, 1 << 14);
   if (pick() % 32 == 0) sizes[pick() % rank] = 0;
   desc.output = desc.input;
   if (pick() % 4 == 0) desc.output.dataType = widened(desc.input.dataType);
