@@ -1,9 +1,11 @@
 // The scan family at random: every operation, type, wider output, indices,
 // carry-in and totals, direction and exclusive mode, on ranks 1 to 8, padded,
-// permuted (input and output apart) and broadcast layouts and in place, each case on one test
-// profile, against the CPU reference bit for bit (output, indices and totals, gaps of strided
-// tensors included). The fixed suites reach each path with chosen shapes; this one meets the
-// combinations they leave out.
+// permuted (input and output apart: transposing scans) and broadcast layouts
+// and in place, each case on one test profile, against the CPU reference bit
+// for bit (output, indices and totals, gaps of strided tensors included). On
+// profiles with GPU tuning, half the cases plan under drawn knobs of the GPU
+// planner. The fixed suites reach each path with chosen shapes; this one
+// meets the combinations they leave out.
 #include <doctest/doctest.h>
 
 #include <algorithm>
