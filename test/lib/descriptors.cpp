@@ -17,13 +17,9 @@ uint32_t vectorElements(DataType type) {
   return dataTypeSize(type) == 8 ? 2 : 4;
 }
 
-void fitElements(std::vector<uint32_t>& sizes, uint32_t axis, uint64_t budget) {
-  auto elements = [&] {
-    uint64_t count = 1;
-    for (uint32_t size : sizes) count *= size;
-    return count;
-  };
-  while (sizes.size() > 1 && elements() > budget) {
+void fitElements(TensorDesc& tensor, uint32_t axis, uint64_t budget) {
+  std::vector<uint32_t>& sizes = tensor.sizes;
+  while (sizes.size() > 1 && tensor.elementCount() > budget) {
     uint32_t largest = axis == 0 ? 1 : 0;
     for (uint32_t d = 0; d < sizes.size(); ++d) {
       if (d != axis && sizes[d] > sizes[largest]) largest = d;

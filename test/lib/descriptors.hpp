@@ -17,11 +17,11 @@ CumulativeSummationDesc packedDesc(DataType type, std::vector<uint32_t> sizes, u
 // types, else 4), for building shapes around the plan's vector and lane sizes.
 uint32_t vectorElements(DataType type);
 
-// Halves the largest dimension other than `axis` (rounding up) until the
-// elements are at most `budget`, for randomized shapes: cutting the first
+// Halves the tensor's largest dimension other than `axis` (rounding up) until
+// its elements are at most `budget`, for randomized shapes: cutting the first
 // dimension to 1 instead made most rank-2 cases one line. The axis is never
 // cut; the caller keeps it within budget.
-void fitElements(std::vector<uint32_t>& sizes, uint32_t axis, uint64_t budget);
+void fitElements(TensorDesc& tensor, uint32_t axis, uint64_t budget);
 
 // One line naming type, sizes, strides, axis, direction and exclusivity, for
 // CAPTURE: a failure message is then enough to reproduce the case.

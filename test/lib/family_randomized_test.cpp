@@ -135,7 +135,7 @@ Drawn draw(uint64_t seed, bool& longAxis) {
   // every operation meets the look-back and multi-pass plans.
   longAxis = pick() % 8 == 0;
   if (longAxis) sizes[desc.axis] = 4096 + pick() % 12288;
-  test::fitElements(sizes, desc.axis, 1 << 14);
+  test::fitElements(desc.input, desc.axis, 1 << 14);
   if (pick() % 32 == 0) sizes[pick() % rank] = 0;
   desc.output = desc.input;
   if (pick() % 4 == 0) desc.output.dataType = widened(desc.input.dataType);
