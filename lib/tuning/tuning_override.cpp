@@ -93,11 +93,9 @@ TuningOverride tuningOverrideFromEnvironment() {
   return parseTuningOverride(value != nullptr ? value : "");
 }
 
-Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
-                CpuThreads cpuThreads, const TuningOverride& tuningOverride) {
+void applyTuningOverride(Tuning& tuning, uint32_t maxWorkgroupInvocations,
+                         const TuningOverride& tuningOverride) {
   const TuningOverride& o = tuningOverride;
-  Tuning tuning = tuningFor(o.deviceClass.value_or(deviceClass), subgroupSize,
-                            maxWorkgroupInvocations, cpuThreads);
   if (o.lookbackPolls) tuning.lookbackPolls = *o.lookbackPolls;
   auto workgroup = [&](const char* name, uint32_t size) {
     if (size > maxWorkgroupInvocations) {
@@ -120,6 +118,13 @@ Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWork
   if (o.chunkTargetInvocations) tuning.chunkTargetInvocations = *o.chunkTargetInvocations;
   if (o.wholeLineInvocations) tuning.wholeLineInvocations = *o.wholeLineInvocations;
   if (o.chunkSmallProblem) tuning.chunkSmallProblem = *o.chunkSmallProblem;
+}
+
+Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
+                CpuThreads cpuThreads, const TuningOverride& tuningOverride) {
+  Tuning tuning = tuningFor(tuningOverride.deviceClass.value_or(deviceClass), subgroupSize,
+                            maxWorkgroupInvocations, cpuThreads);
+  applyTuningOverride(tuning, maxWorkgroupInvocations, tuningOverride);
   return tuning;
 }
 

@@ -36,9 +36,15 @@ TuningOverride parseTuningOverride(const std::string& text);
 // empty.
 TuningOverride tuningOverrideFromEnvironment();
 
+// The override's values set on `tuning` (all but its device class, which
+// chooses the tuning they apply to). Throws InvalidArgument (field
+// "VKSCAN_TUNING") for a rowsWorkgroupSize or columnsWorkgroupSize past
+// maxWorkgroupInvocations, leaving `tuning` partly set.
+void applyTuningOverride(Tuning& tuning, uint32_t maxWorkgroupInvocations,
+                         const TuningOverride& tuningOverride);
+
 // tuningFor() of the override's device class, or else `deviceClass`, with the
-// override's values. Throws InvalidArgument (field "VKSCAN_TUNING") for a
-// rowsWorkgroupSize or columnsWorkgroupSize past maxWorkgroupInvocations.
+// override's values (applyTuningOverride()).
 Tuning tunedFor(DeviceClass deviceClass, uint32_t subgroupSize, uint32_t maxWorkgroupInvocations,
                 CpuThreads cpuThreads, const TuningOverride& tuningOverride);
 

@@ -19,7 +19,7 @@
 #include "device/device_impl.hpp"
 #include "reference.hpp"
 #include "test_device.hpp"
-#include "tuning/tuning.hpp"
+#include "tuning/tuning_override.hpp"
 
 using namespace vkscan;
 
@@ -74,44 +74,13 @@ std::string describeTensor(const TensorDesc& tensor) {
   return text;
 }
 
-// The GPU planner's knobs (VKSCAN_TUNING's, which the GPU check's A/B steps
-// set), drawn for half the cases; a profile with GPU tuning plans the case
-// under them, within its own workgroup sizes.
-struct Knobs {
-  bool drawn = false;
-  bool rowsNarrow = false;  // rowsWorkgroupSize 16
-  uint32_t columnsWorkgroupSize = 256;
-  bool rowsStagedNodes = true;
-  bool rowsLinesFastest = false;
-  bool columnsOneTile = true;
-  uint32_t lookbackPolls = 256;
-  uint64_t columnsScalarLines = 16;
-};
-
-// Sets `knobs` on a GPU tuning; describes what it set, as VKSCAN_TUNING
-// would say it ("" where nothing).
-std::string applyKnobs(const Knobs& knobs, detail::Tuning& tuning) {
-  if (!knobs.drawn || tuning.deviceClass != detail::DeviceClass::Gpu) return "";
-  if (knobs.rowsNarrow) tuning.rowsWorkgroupSize = 16;
-  tuning.columnsWorkgroupSize = std::min(tuning.columnsWorkgroupSize, knobs.columnsWorkgroupSize);
-  tuning.rowsStagedNodes = knobs.rowsStagedNodes;
-  tuning.rowsLinesFastest = knobs.rowsLinesFastest;
-  tuning.columnsOneTile = knobs.columnsOneTile;
-  tuning.lookbackPolls = knobs.lookbackPolls;
-  tuning.columnsScalarLines = knobs.columnsScalarLines;
-  return "rowsWorkgroupSize=" + std::to_string(tuning.rowsWorkgroupSize) +
-         ",columnsWorkgroupSize=" + std::to_string(tuning.columnsWorkgroupSize) +
-         ",rowsStagedNodes=" + std::to_string(tuning.rowsStagedNodes) +
-         ",rowsLinesFastest=" + std::to_string(tuning.rowsLinesFastest) +
-         ",columnsOneTile=" + std::to_string(tuning.columnsOneTile) +
-         ",lookbackPolls=" + std::to_string(tuning.lookbackPolls) +
-         ",columnsScalarLines=" + std::to_string(tuning.columnsScalarLines);
-}
-
 struct Drawn {
   ScanDesc desc;
   bool inPlace = false;
-  Knobs knobs;
+  // The GPU planner's knobs as VKSCAN_TUNING sets them for the GPU check's
+  // A/B steps ("" for half the cases); a profile with GPU tuning plans the
+  // case under them.
+  std::string knobs;
 };
 
 // One case from `seed`: a descriptor createOperator() accepts, by the rules of
@@ -169,19 +138,19 @@ Drawn draw(uint64_t seed, bool& longAxis) {
     lines->sizes[desc.axis] = 1;
     if (pick() % 2) lines->strides = stridesIn(lines->sizes, order, 1 + pick() % 2, pick);
   }
-  Knobs& knobs = drawn.knobs;
-  knobs.drawn = pick() % 2;
-  if (knobs.drawn) {
-    const uint32_t columnsWorkgroups[] = {64, 128, 256};
-    const uint32_t polls[] = {0, 1, 256};
-    const uint64_t scalarLines[] = {1, 4, 16};
-    knobs.rowsNarrow = pick() % 4 == 0;
-    knobs.columnsWorkgroupSize = columnsWorkgroups[pick() % 3];
-    knobs.rowsStagedNodes = pick() % 2;
-    knobs.rowsLinesFastest = pick() % 2;
-    knobs.columnsOneTile = pick() % 2;
-    knobs.lookbackPolls = polls[pick() % 3];
-    knobs.columnsScalarLines = scalarLines[pick() % 3];
+  if (pick() % 2) {
+    // The third choice keeps the profile's own columns workgroup (256, or
+    // 128 on small-workgroups).
+    const char* columnsWorkgroups[] = {"columnsWorkgroupSize=64,", "columnsWorkgroupSize=128,", ""};
+    const char* polls[] = {"0", "1", "256"};
+    const char* scalarLines[] = {"1", "4", "16"};
+    drawn.knobs = pick() % 4 == 0 ? "rowsWorkgroupSize=16," : "";
+    drawn.knobs += columnsWorkgroups[pick() % 3];
+    drawn.knobs += "rowsStagedNodes=" + std::to_string(pick() % 2);
+    drawn.knobs += ",rowsLinesFastest=" + std::to_string(pick() % 2);
+    drawn.knobs += ",columnsOneTile=" + std::to_string(pick() % 2);
+    drawn.knobs += std::string(",lookbackPolls=") + polls[pick() % 3];
+    drawn.knobs += std::string(",columnsScalarLines=") + scalarLines[pick() % 3];
   }
   return drawn;
 }
@@ -200,10 +169,15 @@ void check(const Drawn& drawn, uint64_t seed, test::Profile profile) {
   CAPTURE(carryIn);
   CAPTURE(totals);
   Device& device = test::testDevice(profile);
-  detail::Tuning& tuning = Device::Access::impl(device).tuning;
-  test::ScopedRestore<detail::Tuning> restoreTuning(tuning);
-  const std::string knobs = applyKnobs(drawn.knobs, tuning);
+  Device::Impl& impl = Device::Access::impl(device);
+  test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+  const bool tuned = !drawn.knobs.empty() && impl.tuning.deviceClass == detail::DeviceClass::Gpu;
+  const std::string knobs = tuned ? drawn.knobs : "";
   CAPTURE(knobs);
+  if (tuned) {
+    detail::applyTuningOverride(impl.tuning, impl.capabilities.maxComputeWorkGroupInvocations,
+                                detail::parseTuningOverride(knobs));
+  }
   const size_t inSize = dataTypeSize(desc.input.dataType);
   const size_t outSize = dataTypeSize(desc.output.dataType);
   const size_t lineSize = dataTypeSize(carryType(desc.output.dataType));
