@@ -194,6 +194,9 @@ void main() {
       if (looking) checkReduced();
       barrier();
     }
+    // Every invocation knows the tree where the test's stop may leave it.
+    if (kStopLevel != 0u) measureTree();
+    if (stopsBelowRoot()) return;
     if (kLineTotals && looking && tile + 1u == p.chunksPerLine) {
       storeLineTotal(carriesStart(), lookLine, total);
     }

@@ -41,6 +41,12 @@ layout(constant_id = VKSCAN_SPEC_IN_PLACE) const bool kInPlace = false;
 // takes every published value for silent, as one whose reads all came before
 // those publications may (lookedUp()), and computes them all itself.
 layout(constant_id = VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED) const bool kMissesPublished = false;
+// A test's seam (PipelineKey::lookbackStopLevel): the look-back finds the
+// levels below this one only (0: every level), and the kernel then leaves
+// the tile unstored (stopsBelowRoot()), as a tile still waiting above would
+// have left scratch: what it published by then, later tiles read without
+// waiting for it.
+layout(constant_id = VKSCAN_SPEC_LOOKBACK_STOP_LEVEL) const uint kStopLevel = 0u;
 
 // Levels of a line's tree from the tiles to below the root: 2^32 elements in
 // tiles of 256 are 16^6 tiles.
@@ -132,6 +138,12 @@ void measureTree() {
     ++gLevels;
   }
 }
+
+// The levels the look-back finds: every one, short of the test's stop.
+uint lookedLevels() { return kStopLevel != 0u ? min(gLevels, kStopLevel) : gLevels; }
+// Whether the look-back stops short of the line's root (uniform: every line
+// has p.chunksPerLine tiles); the kernel then stores nothing of the tile.
+bool stopsBelowRoot() { return kStopLevel != 0u && kStopLevel < gLevels; }
 
 uint tileCount() { return p.lineCount * p.chunksPerLine; }
 // A tile's place among all lines' tiles, line by line (whatever order the
@@ -360,7 +372,7 @@ ACC_T tileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, out ACC_T lin
   uint j = tile;
   bool complete = true;  // this tile completes node j at level d
   precise ACC_T value = tileValue;
-  for (uint d = 0u; d < gLevels; ++d) {
+  for (uint d = 0u; d < lookedLevels(); ++d) {
     before[d] = earlierSiblings(line, d, j);
     if (complete) complete = publishCompleted(line, d, j, before[d], value);
     j /= 16u;

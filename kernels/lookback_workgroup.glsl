@@ -74,7 +74,7 @@ void readSlot(uint line, uint tile, uint s) {
 // The looking invocation: L_d of each level it can fold, computing silent
 // siblings where `computeSilent`; then the publications those allow.
 void findLevels(uint line, uint tile, bool computeSilent) {
-  for (uint d = 0u; d < gLevels; ++d) {
+  for (uint d = 0u; d < lookedLevels(); ++d) {
     if (levelFound(d)) continue;
     uint j = ancestorAt(tile, d);
     uint count = j & 15u;
@@ -136,7 +136,7 @@ void reduceListedTiles(uint line) {
 // have had their polls already, so it computes them from its first round.
 ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, bool waited) {
   uint t = placeInWorkgroup();
-  uint slots = 16u * gLevels;
+  uint slots = 16u * lookedLevels();
   for (uint s = t; s < slots; s += kWorkgroupSize) sSlotState[s] = kSlotSilent;
   if (t < gLevels) sNearestHeard[t] = false;
   beginLookback();  // on every invocation: each reads (readSlot())
@@ -147,7 +147,7 @@ ACC_T workgroupTileCarry(uint line, uint tile, ACC_T tileValue, ACC_T root, bool
     sFoundLevels = 0u;
   }
   barrier();
-  uint allLevels = (1u << gLevels) - 1u;
+  uint allLevels = (1u << lookedLevels()) - 1u;
   for (uint round = waited ? kPolls : 0u;; ++round) {
     for (uint s = t; s < slots; s += kWorkgroupSize) readSlot(line, tile, s);
     barrier();

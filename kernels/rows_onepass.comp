@@ -139,6 +139,7 @@ void main() {
     if (t == 0u) checkReduced();
     barrier();
   }
+  if (stopsBelowRoot()) return;
   if (kLineTotals && t == 0u && tile + 1u == p.chunksPerLine) {
     storeLineTotal(carriesStart(), line, lineTotal(tileValue));
   }

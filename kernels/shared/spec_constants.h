@@ -61,7 +61,11 @@
 // bool, one-pass stages (a test's seam): the first look-back misses every
 // published value (kernels/lookback_tree.glsl kMissesPublished).
 #define VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED 22
-#define VKSCAN_SPEC_COUNT 23
+// uint, one-pass stages (a test's seam): the look-back finds only the levels
+// below this one, and the tile then leaves; 0: every level
+// (kernels/lookback_tree.glsl kStopLevel).
+#define VKSCAN_SPEC_LOOKBACK_STOP_LEVEL 23
+#define VKSCAN_SPEC_COUNT 24
 
 #define VKSCAN_OPERATION_SUM 0u
 #define VKSCAN_OPERATION_PRODUCT 1u
@@ -78,30 +82,31 @@ namespace vkscan::detail {
 
 // Every constant once: its ID and its host field, 32 bits each (uint, or
 // VkBool32 for a bool).
-#define VKSCAN_SPEC_CONSTANTS(X)                      \
-  X(VKSCAN_SPEC_WORKGROUP_SIZE, workgroupSize)        \
-  X(VKSCAN_SPEC_EXCLUSIVE, exclusive)                 \
-  X(VKSCAN_SPEC_VECTOR_LOADS, vectorLoads)            \
-  X(VKSCAN_SPEC_REVERSE, reverse)                     \
-  X(VKSCAN_SPEC_PARTIAL_NODES, partialNodes)          \
-  X(VKSCAN_SPEC_LINE_DIMS, lineDims)                  \
-  X(VKSCAN_SPEC_CHUNKED, chunked)                     \
-  X(VKSCAN_SPEC_LANE_VECTORS, laneVectors)            \
-  X(VKSCAN_SPEC_FULL_NODES, fullNodes)                \
-  X(VKSCAN_SPEC_LOOKBACK_POLLS, lookbackPolls)        \
-  X(VKSCAN_SPEC_IN_PLACE, inPlace)                    \
-  X(VKSCAN_SPEC_TOUCH_AHEAD, touchAhead)              \
-  X(VKSCAN_SPEC_ROWS_PER_ITERATION, rowsPerIteration) \
-  X(VKSCAN_SPEC_SEGMENT_LENGTH, segmentLength)        \
-  X(VKSCAN_SPEC_WIDE_VECTORS, wideVectors)            \
-  X(VKSCAN_SPEC_SCALAR_LANES, scalarLanes)            \
-  X(VKSCAN_SPEC_NODE_BARRIER, nodeBarrier)            \
-  X(VKSCAN_SPEC_OPERATION, operation)                 \
-  X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)          \
-  X(VKSCAN_SPEC_STAGED_NODES, stagedNodes)            \
-  X(VKSCAN_SPEC_LINE_CARRY_IN, lineCarryIn)           \
-  X(VKSCAN_SPEC_LINE_TOTALS, lineTotals)              \
-  X(VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED, lookbackMissesPublished)
+#define VKSCAN_SPEC_CONSTANTS(X)                                    \
+  X(VKSCAN_SPEC_WORKGROUP_SIZE, workgroupSize)                      \
+  X(VKSCAN_SPEC_EXCLUSIVE, exclusive)                               \
+  X(VKSCAN_SPEC_VECTOR_LOADS, vectorLoads)                          \
+  X(VKSCAN_SPEC_REVERSE, reverse)                                   \
+  X(VKSCAN_SPEC_PARTIAL_NODES, partialNodes)                        \
+  X(VKSCAN_SPEC_LINE_DIMS, lineDims)                                \
+  X(VKSCAN_SPEC_CHUNKED, chunked)                                   \
+  X(VKSCAN_SPEC_LANE_VECTORS, laneVectors)                          \
+  X(VKSCAN_SPEC_FULL_NODES, fullNodes)                              \
+  X(VKSCAN_SPEC_LOOKBACK_POLLS, lookbackPolls)                      \
+  X(VKSCAN_SPEC_IN_PLACE, inPlace)                                  \
+  X(VKSCAN_SPEC_TOUCH_AHEAD, touchAhead)                            \
+  X(VKSCAN_SPEC_ROWS_PER_ITERATION, rowsPerIteration)               \
+  X(VKSCAN_SPEC_SEGMENT_LENGTH, segmentLength)                      \
+  X(VKSCAN_SPEC_WIDE_VECTORS, wideVectors)                          \
+  X(VKSCAN_SPEC_SCALAR_LANES, scalarLanes)                          \
+  X(VKSCAN_SPEC_NODE_BARRIER, nodeBarrier)                          \
+  X(VKSCAN_SPEC_OPERATION, operation)                               \
+  X(VKSCAN_SPEC_SIGNED_VALUES, signedValues)                        \
+  X(VKSCAN_SPEC_STAGED_NODES, stagedNodes)                          \
+  X(VKSCAN_SPEC_LINE_CARRY_IN, lineCarryIn)                         \
+  X(VKSCAN_SPEC_LINE_TOTALS, lineTotals)                            \
+  X(VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED, lookbackMissesPublished) \
+  X(VKSCAN_SPEC_LOOKBACK_STOP_LEVEL, lookbackStopLevel)
 
 struct SpecializationData {
 #define VKSCAN_SPEC_FIELD(id, field) uint32_t field;

@@ -44,7 +44,7 @@ auto tied(const PipelineKey& k) {
                   k.laneVectors, k.scalarLanes, k.lookbackPolls, k.inPlace, k.touchAhead,
                   k.rowsPerIteration, k.nodeBarrier, k.segmentLength, k.workgroupSize,
                   k.storageBuffers, k.texelInput, k.stagedNodes, k.lineCarryIn, k.lineTotals,
-                  k.lookbackMissesPublished);
+                  k.lookbackMissesPublished, k.lookbackStopLevel);
 }
 
 auto tied(const PlanLimits& l) {

@@ -162,6 +162,9 @@ struct PipelineKey {
   // One-pass stages, a test's seam: the first look-back misses every
   // published value (Tuning::lookbackMissesPublished).
   bool lookbackMissesPublished = false;
+  // One-pass stages, a test's seam: the look-back stops below this level
+  // (Tuning::lookbackStopLevel; 0: never).
+  uint32_t lookbackStopLevel = 0;
   // Look-back stages: the output is bound to the input, so a tile orders its
   // published total before its outputs (memory barriers). Chosen at record
   // time, when the bindings are known (Operator keeps both pipelines).

@@ -238,6 +238,7 @@ class GpuPlanner final : public Planner {
     reserveScratch(b.scratchBase + alignUp(clearBytes, kScratchAlignment));
     d.pipeline.lookbackPolls = tuning_.lookbackPolls;
     d.pipeline.lookbackMissesPublished = tuning_.lookbackMissesPublished;
+    d.pipeline.lookbackStopLevel = tuning_.lookbackStopLevel;
     d.params.chunksPerLine = static_cast<uint32_t>(tiles);
     setAux(d, b.scratchBase);
     d.clearByteOffset = b.scratchBase;

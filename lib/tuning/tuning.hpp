@@ -38,6 +38,11 @@ struct Tuning {
   // may, so that it reduces tiles from memory (in place, after they
   // overwrote their inputs). Never set by tuningFor().
   bool lookbackMissesPublished;
+  // GPU planner, tests only: the one-pass kernels' look-back finds the levels
+  // below this one only (0: every level), and the tile then leaves unstored,
+  // as one still waiting there would be: what it has published by then is
+  // what later tiles can read without waiting for it. Never set by tuningFor().
+  uint32_t lookbackStopLevel;
 
   // GPU planner: rows kernels' workgroup (256, a 4096-element tile, or 16).
   uint32_t rowsWorkgroupSize;
@@ -89,7 +94,7 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
     return std::tie(t.deviceClass, t.chunkWorkgroupSize, t.chunkWideWorkgroupInvocations,
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
                     t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
-                    t.rowsWorkgroupSize, t.rowsStagedNodes, t.rowsLinesFastest,
+                    t.lookbackStopLevel, t.rowsWorkgroupSize, t.rowsStagedNodes, t.rowsLinesFastest,
                     t.columnsScalarLines, t.columnsOneTile, t.columnsWorkgroupSize,
                     t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
                     t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
