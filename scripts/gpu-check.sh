@@ -216,7 +216,7 @@ unpack() {
 # The lib suite's cases of the kernels GPU plans take and lavapipe's own plans
 # never do (the one passes, staged tiles, carries in the kernels), and the
 # profiles that plan for a GPU: what the whole suite's cap must not starve.
-DEFAULT_FOCUS_ARGS='-tc=rows kernels:*,one-pass kernels*,single pass with look-back*,columns one pass*,carry: one-pass*,carry: one scan*,carry: a device of GPU*,long axes*,axis lengths*,spec example*'
+DEFAULT_FOCUS_ARGS='-tc=rows kernels:*,one-pass kernels*,single pass with look-back*,look-back:*,columns one pass*,carry: one-pass*,carry: one scan*,carry: a device of GPU*,long axes*,axis lengths*,spec example*'
 DEFAULT_FOCUS_PROFILES='native,gpu-tuning,small-workgroups'
 
 # shards LOG N COMMAND...: COMMAND, a doctest binary with its arguments, in N
