@@ -152,9 +152,27 @@ void storeNode(RowTask task, ACC_T v[NODE]) {
 // the lanes reading their nodes' vectors (NODE_VECS apart) hit distinct
 // banks of 16 bytes.
 layout(constant_id = VKSCAN_SPEC_STAGED_NODES) const bool kStagedNodes = false;
+// A test's seam (PipelineKey::stagedSegment): segments of this many
+// invocations, not a subgroup's (0), joined by workgroup barriers where
+// wider than the subgroup, so that lavapipe's subgroups of 4 to 16 run the
+// segments of subgroups of 32 and 64.
+layout(constant_id = VKSCAN_SPEC_STAGED_SEGMENT) const uint kStagedSegment = 0u;
 shared ACC_VEC_T sStage[kStagedNodes ? gl_WorkGroupSize.x * uint(NODE_VECS) : 1u];
 
-uint stagedSegment() { return min(gl_SubgroupSize, kWorkgroupSize); }
+uint stagedSegment() {
+  return min(kStagedSegment != 0u ? kStagedSegment : gl_SubgroupSize, kWorkgroupSize);
+}
+// The segment's writes to sStage before its reads. Call from uniform
+// control flow.
+void segmentBarrier() {
+  if (kStagedSegment > gl_SubgroupSize) {
+    memoryBarrierShared();
+    barrier();
+  } else {
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+  }
+}
 uint stageSlot(uint a) { return a ^ ((a >> 3u) & 7u); }
 
 bool packedLines() { return (p.flags & VKSCAN_FLAG_PACKED_LINES) != 0u; }
@@ -246,8 +264,7 @@ void loadStagedNode(RowTask task, out ACC_T v[NODE]) {
     if (stagedVector(s, a, offset)) w = loadInVec(s.lowest + offset);
     sStage[s.region + stageSlot(a)] = w;
   }
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  segmentBarrier();
   stagedVectorsNode(s, v);
 }
 
@@ -260,8 +277,7 @@ void storeStagedNode(RowTask task, ACC_T v[NODE]) {
   [[unroll]] for (int c = 0; c < NODE_VECS; ++c) {
     sStage[s.region + stageSlot(s.node * uint(NODE_VECS) + uint(c))] = w[c];
   }
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  segmentBarrier();
   [[unroll]] for (int q = 0; q < NODE_VECS; ++q) {
     uint a = uint(q) * s.size + s.lane;
     OFFSET_T offset;
@@ -334,8 +350,7 @@ void loadStagedElements(RowTask task, out ACC_T v[NODE]) {
     }
     setStagedElementAt(region + stagedSlot(e), x);
   }
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  segmentBarrier();
   stagedElementsNode(s, v);
 }
 
@@ -347,8 +362,7 @@ void storeStagedElements(RowTask task, ACC_T v[NODE]) {
     setStagedElementAt(region + stagedSlot(s.node * uint(NODE) + uint(c)),
                        v[kReverse ? NODE - 1 - c : c]);
   }
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  segmentBarrier();
   [[unroll]] for (int q = 0; q < NODE; ++q) {
     uint e = uint(q) * s.size + s.lane;
     OFFSET_T offset;

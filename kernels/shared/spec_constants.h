@@ -65,7 +65,10 @@
 // below this one, and the tile then leaves; 0: every level
 // (kernels/lookback_tree.glsl kStopLevel).
 #define VKSCAN_SPEC_LOOKBACK_STOP_LEVEL 23
-#define VKSCAN_SPEC_COUNT 24
+// uint, rows stages (a test's seam): staged nodes move in segments of this
+// many invocations; 0: a subgroup's (kernels/rows.glsl kStagedSegment).
+#define VKSCAN_SPEC_STAGED_SEGMENT 24
+#define VKSCAN_SPEC_COUNT 25
 
 #define VKSCAN_OPERATION_SUM 0u
 #define VKSCAN_OPERATION_PRODUCT 1u
@@ -106,7 +109,8 @@ namespace vkscan::detail {
   X(VKSCAN_SPEC_LINE_CARRY_IN, lineCarryIn)                         \
   X(VKSCAN_SPEC_LINE_TOTALS, lineTotals)                            \
   X(VKSCAN_SPEC_LOOKBACK_MISSES_PUBLISHED, lookbackMissesPublished) \
-  X(VKSCAN_SPEC_LOOKBACK_STOP_LEVEL, lookbackStopLevel)
+  X(VKSCAN_SPEC_LOOKBACK_STOP_LEVEL, lookbackStopLevel)             \
+  X(VKSCAN_SPEC_STAGED_SEGMENT, stagedSegment)
 
 struct SpecializationData {
 #define VKSCAN_SPEC_FIELD(id, field) uint32_t field;

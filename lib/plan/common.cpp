@@ -43,8 +43,8 @@ auto tied(const PipelineKey& k) {
                   k.reverse, k.wideVectors, k.partialNodes, k.fullNodes, k.lineDims, k.chunked,
                   k.laneVectors, k.scalarLanes, k.lookbackPolls, k.inPlace, k.touchAhead,
                   k.rowsPerIteration, k.nodeBarrier, k.segmentLength, k.workgroupSize,
-                  k.storageBuffers, k.texelInput, k.stagedNodes, k.lineCarryIn, k.lineTotals,
-                  k.lookbackMissesPublished, k.lookbackStopLevel);
+                  k.storageBuffers, k.texelInput, k.stagedNodes, k.stagedSegment, k.lineCarryIn,
+                  k.lineTotals, k.lookbackMissesPublished, k.lookbackStopLevel);
 }
 
 auto tied(const PlanLimits& l) {

@@ -199,6 +199,9 @@ struct PipelineKey {
   // vectors (kernels/rows.glsl kStagedNodes); where the device's shared
   // memory holds the tile.
   bool stagedNodes = false;
+  // Staged rows stages, a test's seam: invocations a segment
+  // (Tuning::rowsStagedSegment; 0: a subgroup's).
+  uint32_t stagedSegment = 0;
   // Rows and columns stages: each line's carry-in enters at its root, and
   // each line's total is written, where Dispatch::writesLineCarries says
   // (kernels/line_carries.glsl).

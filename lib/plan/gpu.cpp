@@ -215,9 +215,10 @@ class GpuPlanner final : public Planner {
 
   // Staged tiles walk a decreasing axis from its end, on vectors or not;
   // along a strided axis, in traversal order.
-  static void setStagedNodes(Dispatch& d, const Problem& p, bool staged) {
+  void setStagedNodes(Dispatch& d, const Problem& p, bool staged) const {
     d.pipeline.stagedNodes = staged;
     if (!staged) return;
+    d.pipeline.stagedSegment = tuning_.rowsStagedSegment;
     if (stagedAlongAxis(p)) {
       d.params.flags |= VKSCAN_FLAG_STAGED_ALONG_AXIS;
     } else {
@@ -225,10 +226,12 @@ class GpuPlanner final : public Planner {
     }
   }
 
-  // The invocations whose nodes move together: a subgroup, or the workgroup
-  // where that is narrower.
+  // The invocations whose nodes move together: a subgroup (or the test's
+  // segment), or the workgroup where that is narrower.
   uint64_t stagedSegment(uint32_t workgroup) const {
-    return std::min<uint64_t>(limits_.subgroupSize, workgroup);
+    uint32_t segment =
+        tuning_.rowsStagedSegment != 0 ? tuning_.rowsStagedSegment : limits_.subgroupSize;
+    return std::min<uint64_t>(segment, workgroup);
   }
 
   // The one-pass kernels' look-back over lines of `tiles` tiles

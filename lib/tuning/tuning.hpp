@@ -49,6 +49,11 @@ struct Tuning {
   // GPU planner: rows kernels move whole tiles through shared memory, where
   // it holds one (PipelineKey::stagedNodes).
   bool rowsStagedNodes;
+  // GPU planner, tests only: staged nodes move in segments of this many
+  // invocations (a power of two; 0: a subgroup's), so that lavapipe's
+  // subgroups run the segments of NVIDIA's 32 and AMD's 64. Never set by
+  // tuningFor().
+  uint32_t rowsStagedSegment;
   // GPU planner: the rows one pass hands out its tiles across lines first
   // (tile 0 of every line, then tile 1, ...), so that a tile's earlier
   // siblings started a line count of workgroups before it, not just before.
@@ -94,11 +99,11 @@ inline bool operator==(const Tuning& a, const Tuning& b) noexcept {
     return std::tie(t.deviceClass, t.chunkWorkgroupSize, t.chunkWideWorkgroupInvocations,
                     t.chunkWideWorkgroupSize, t.chunkTargetInvocations, t.wholeLineInvocations,
                     t.chunkSmallProblem, t.lookbackPolls, t.lookbackMissesPublished,
-                    t.lookbackStopLevel, t.rowsWorkgroupSize, t.rowsStagedNodes, t.rowsLinesFastest,
-                    t.columnsScalarLines, t.columnsOneTile, t.columnsWorkgroupSize,
-                    t.wholeLineShortfall, t.chunkLookbackMaxElements, t.cpuWorkers,
-                    t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign, t.texelInput,
-                    t.chunkNodeBarriers, t.chunkExclusivityCompiled);
+                    t.lookbackStopLevel, t.rowsWorkgroupSize, t.rowsStagedNodes,
+                    t.rowsStagedSegment, t.rowsLinesFastest, t.columnsScalarLines, t.columnsOneTile,
+                    t.columnsWorkgroupSize, t.wholeLineShortfall, t.chunkLookbackMaxElements,
+                    t.cpuWorkers, t.chunkTouchAheadStrideBytes, t.chunkLaneGroups, t.chunkRealign,
+                    t.texelInput, t.chunkNodeBarriers, t.chunkExclusivityCompiled);
   };
   return tied(a) == tied(b);
 }

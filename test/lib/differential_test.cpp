@@ -274,9 +274,10 @@ struct RowsShape {
 // subgroup's nodes or lie back to back (then flagged packed); a one pass,
 // where `onePass` lets the shape take one, wherever its tile fits. Then
 // every mode against the reference.
-void checkStagedRows(const std::vector<RowsShape>& shapes, uint64_t seed, bool onePass) {
-  for (test::Profile profile :
-       test::testedProfiles({test::Profile::GpuTuning, test::Profile::SmallWorkgroups})) {
+void checkStagedRows(const std::vector<RowsShape>& shapes, uint64_t seed, bool onePass,
+                     std::initializer_list<test::Profile> profiles = {
+                         test::Profile::GpuTuning, test::Profile::SmallWorkgroups}) {
+  for (test::Profile profile : test::testedProfiles(profiles)) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     CAPTURE(std::string(test::profileName(profile)));
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::UInt64}) {
@@ -295,9 +296,10 @@ void checkStagedRows(const std::vector<RowsShape>& shapes, uint64_t seed, bool o
         bool fits = rowsTileFits(impl, d.pipeline.workgroupSize, type);
         if (d.pipeline.stage == detail::Stage::RowsScan) {
           bool packed = (d.params.flags & VKSCAN_FLAG_PACKED_LINES) != 0u;
-          bool fillsSubgroup =
-              (uint64_t{1} << d.params.shape) >=
-              std::min<uint64_t>(impl.planLimits().subgroupSize, d.pipeline.workgroupSize);
+          uint32_t segment = impl.tuning.rowsStagedSegment != 0 ? impl.tuning.rowsStagedSegment
+                                                                : impl.planLimits().subgroupSize;
+          bool fillsSubgroup = (uint64_t{1} << d.params.shape) >=
+                               std::min<uint64_t>(segment, d.pipeline.workgroupSize);
           bool whole = shape.sizes.back() % test::vectorElements(type) == 0;
           bool nodeLong = shape.sizes.back() >= 16;
           CHECK(packed == (d.pipeline.stagedNodes && shape.padding == 0));
@@ -308,6 +310,8 @@ void checkStagedRows(const std::vector<RowsShape>& shapes, uint64_t seed, bool o
           REQUIRE(d.pipeline.stage == detail::Stage::RowsOnePass);
           CHECK(d.pipeline.stagedNodes == fits);
         }
+        CHECK(d.pipeline.stagedSegment ==
+              (d.pipeline.stagedNodes ? impl.tuning.rowsStagedSegment : 0));
         checkTypeModes(desc, seed++, profile);
       }
     }
@@ -435,6 +439,35 @@ TEST_CASE("rows kernels: tiles staged element by element off vectors") {
       CHECK_FALSE(plan.dispatches[0].pipeline.vectorLoads);
       checkTypeModes(desc, 520, test::Profile::EmulatedGpuTuning);
     }
+  }
+}
+
+// A staged segment is a subgroup's nodes (kernels/rows.glsl), so subgroups
+// of 32 (NVIDIA's) and 64 (AMD's) stage segments wider than any lavapipe
+// runs: more packed lines a segment, more vectors past a short line's end.
+// Here lavapipe's subgroups run segments of 32 and 64 joined by workgroup
+// barriers (Tuning::rowsStagedSegment, a test's seam): packed short lines,
+// lines short of their nodes, lines off vectors, and one-pass lines.
+TEST_CASE("rows kernels: staged segments of 32 and 64 lanes, as NVIDIA's and AMD's subgroups") {
+  // Workgroups of 256: those of 16 hold no wider segment.
+  if (test::testedProfiles({test::Profile::GpuTuning}).empty()) return;
+  Device::Impl& impl = Device::Access::impl(test::testDevice(test::Profile::GpuTuning));
+  test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+  for (uint32_t segment : {32u, 64u}) {
+    CAPTURE(segment);
+    impl.tuning.rowsStagedSegment = segment;
+    checkStagedRows({{{1001, 16}, 0},
+                     {{45, 64}, 0},
+                     {{13, 128}, 0},
+                     {{200, 32}, 8},
+                     {{1000, 12}, 0},
+                     {{37, 300}, 0},
+                     {{9, 2000}, 4},
+                     {{300, 17}, 0},
+                     {{5, 1001}, 0},
+                     {{2, 5003}, 0},
+                     {{1, 8195}, 0}},
+                    600 + segment, true, {test::Profile::GpuTuning});
   }
 }
 
