@@ -450,24 +450,25 @@ TEST_CASE("rows kernels: tiles staged element by element off vectors") {
 // lines short of their nodes, lines off vectors, and one-pass lines.
 TEST_CASE("rows kernels: staged segments of 32 and 64 lanes, as NVIDIA's and AMD's subgroups") {
   // Workgroups of 256: those of 16 hold no wider segment.
-  if (test::testedProfiles({test::Profile::GpuTuning}).empty()) return;
-  Device::Impl& impl = Device::Access::impl(test::testDevice(test::Profile::GpuTuning));
-  test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
-  for (uint32_t segment : {32u, 64u}) {
-    CAPTURE(segment);
-    impl.tuning.rowsStagedSegment = segment;
-    checkStagedRows({{{1001, 16}, 0},
-                     {{45, 64}, 0},
-                     {{13, 128}, 0},
-                     {{200, 32}, 8},
-                     {{1000, 12}, 0},
-                     {{37, 300}, 0},
-                     {{9, 2000}, 4},
-                     {{300, 17}, 0},
-                     {{5, 1001}, 0},
-                     {{2, 5003}, 0},
-                     {{1, 8195}, 0}},
-                    600 + segment, true, {test::Profile::GpuTuning});
+  for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
+    for (uint32_t segment : {32u, 64u}) {
+      CAPTURE(segment);
+      impl.tuning.rowsStagedSegment = segment;
+      checkStagedRows({{{1001, 16}, 0},
+                       {{45, 64}, 0},
+                       {{13, 128}, 0},
+                       {{200, 32}, 8},
+                       {{1000, 12}, 0},
+                       {{37, 300}, 0},
+                       {{9, 2000}, 4},
+                       {{300, 17}, 0},
+                       {{5, 1001}, 0},
+                       {{2, 5003}, 0},
+                       {{1, 8195}, 0}},
+                      600 + segment, true, {profile});
+    }
   }
 }
 
