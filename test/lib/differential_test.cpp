@@ -443,17 +443,18 @@ TEST_CASE("rows kernels: tiles staged element by element off vectors") {
 }
 
 // A staged segment is a subgroup's nodes (kernels/rows.glsl), so subgroups
-// of 32 (NVIDIA's) and 64 (AMD's) stage segments wider than any lavapipe
-// runs: more packed lines a segment, more vectors past a short line's end.
-// Here lavapipe's subgroups run segments of 32 and 64 joined by workgroup
-// barriers (Tuning::rowsStagedSegment, a test's seam): packed short lines,
-// lines short of their nodes, lines off vectors, and one-pass lines.
-TEST_CASE("rows kernels: staged segments of 32 and 64 lanes, as NVIDIA's and AMD's subgroups") {
+// of 32 (NVIDIA's), 64 (AMD's) and up to 128 stage segments wider than any
+// lavapipe runs: more packed lines a segment, more vectors past a short
+// line's end. Here lavapipe's subgroups run segments of 32, 64 and 128
+// joined by workgroup barriers (Tuning::rowsStagedSegment, a test's seam):
+// packed short lines, lines short of their nodes, lines off vectors, and
+// one-pass lines.
+TEST_CASE("rows kernels: staged segments of 32 to 128 lanes, as GPUs' subgroups stage them") {
   // Workgroups of 256: those of 16 hold no wider segment.
   for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
     Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
     test::ScopedRestore<detail::Tuning> restoreTuning(impl.tuning);
-    for (uint32_t segment : {32u, 64u}) {
+    for (uint32_t segment : {32u, 64u, 128u}) {
       CAPTURE(segment);
       impl.tuning.rowsStagedSegment = segment;
       checkStagedRows({{{1001, 16}, 0},
