@@ -155,7 +155,7 @@ layout(constant_id = VKSCAN_SPEC_STAGED_NODES) const bool kStagedNodes = false;
 // A test's seam (PipelineKey::stagedSegment): segments of this many
 // invocations, not a subgroup's (0), joined by workgroup barriers where
 // wider than the subgroup, so that lavapipe's subgroups of 4 to 16 run the
-// segments of subgroups of 32 and 64.
+// segments of subgroups of 32 to 128.
 layout(constant_id = VKSCAN_SPEC_STAGED_SEGMENT) const uint kStagedSegment = 0u;
 shared ACC_VEC_T sStage[kStagedNodes ? gl_WorkGroupSize.x * uint(NODE_VECS) : 1u];
 

@@ -51,7 +51,7 @@ struct Tuning {
   bool rowsStagedNodes;
   // GPU planner, tests only: staged nodes move in segments of this many
   // invocations (a power of two; 0: a subgroup's), so that lavapipe's
-  // subgroups run the segments of NVIDIA's 32 and AMD's 64. Never set by
+  // subgroups run the segments of subgroups of 32 to 128. Never set by
   // tuningFor().
   uint32_t rowsStagedSegment;
   // GPU planner: the rows one pass hands out its tiles across lines first
