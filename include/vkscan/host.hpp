@@ -170,6 +170,11 @@ struct DeviceCapabilities {
   uint32_t subgroupSize = 0;
   VkSubgroupFeatureFlags subgroupOperations = 0;
   bool subgroupSizeControl = false;
+  // The sizes a subgroup may run at (VK_EXT_subgroup_size_control or Vulkan
+  // 1.3; both 0 where the device reports neither). A device that varies its
+  // size may run partial subgroups in pipelines that do not require full ones.
+  uint32_t minSubgroupSize = 0;
+  uint32_t maxSubgroupSize = 0;
   // computeFullSubgroups is enabled on the device: pipelines of the kernels
   // with subgroup operations require full subgroups where their workgroup
   // width is a multiple of subgroupSize.

@@ -67,6 +67,13 @@ struct DeviceProfile {
   // VkPhysicalDeviceSubgroupProperties::supportedOperations: GPU plans use
   // the rows kernels only with VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT.
   VkSubgroupFeatureFlags subgroupOperations = 0;
+  // The sizes a subgroup may run at, and whether the engine enabled
+  // computeFullSubgroups (every profile does, as vkscan's own devices do):
+  // GPU plans use the rows kernels, which need full subgroups, only where
+  // the sizes are one or full subgroups can be required.
+  uint32_t minSubgroupSize = 0;
+  uint32_t maxSubgroupSize = 0;
+  bool computeFullSubgroups = false;
   // Whether the vendor promises that a workgroup waiting on another lets it
   // make progress. Informational: no plan depends on it (the look-back pass
   // bounds every wait).

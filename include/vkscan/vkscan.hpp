@@ -385,7 +385,10 @@ inline constexpr uint64_t kMaxTensorBytesWithoutInt64 = uint64_t{1} << 30;
 //   computeFullSubgroups      optional (VK_EXT_subgroup_size_control or
 //                             Vulkan 1.3); the kernels with subgroup
 //                             operations then require full subgroups, which
-//                             their lane order assumes (same results)
+//                             their lane order assumes. Without it, a device
+//                             whose subgroup size varies (minSubgroupSize <
+//                             maxSubgroupSize: AMD, Intel) gets plans without
+//                             those kernels: slower on GPUs, same results
 // shaderFloat16 is never needed: halves are converted, never added (and
 // bfloat16 needs no extension).
 struct ExternalDevice {

@@ -158,6 +158,15 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &driver);
   auto properties = vkStruct<VkPhysicalDeviceProperties2>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup);
+  // Subgroup sizes where the device reports them (Vulkan 1.3, or the extension).
+  auto sizes = vkStruct<VkPhysicalDeviceSubgroupSizeControlProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+  VkPhysicalDeviceProperties plain{};
+  vkGetPhysicalDeviceProperties(physical, &plain);
+  if (plain.apiVersion >= VK_API_VERSION_1_3 ||
+      hasDeviceExtension(physical, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
+    driver.pNext = &sizes;
+  }
   vkGetPhysicalDeviceProperties2(physical, &properties);
   const VkPhysicalDeviceLimits& limits = properties.properties.limits;
 
@@ -174,6 +183,8 @@ DeviceCapabilities queryCapabilities(VkPhysicalDevice physical) {
   caps.subgroupSize = subgroup.subgroupSize;
   caps.subgroupOperations = subgroup.supportedOperations;
   caps.subgroupSizeControl = sizeControl.subgroupSizeControl;
+  caps.minSubgroupSize = sizes.minSubgroupSize;
+  caps.maxSubgroupSize = sizes.maxSubgroupSize;
   caps.computeFullSubgroups = sizeControl.computeFullSubgroups;
   caps.shaderInt64 = features.features.shaderInt64;
   caps.shaderFloat64 = features.features.shaderFloat64;

@@ -268,8 +268,9 @@ struct PlanLimits {
   bool pushDescriptor = false;
   uint64_t maxStorageBufferRange = 0;
   uint64_t minStorageBufferOffsetAlignment = 1;
-  // VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute shaders: the rows
-  // kernels chain lanes with subgroupShuffleUp.
+  // VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute shaders, in full
+  // subgroups (planLimitsOf()): the rows kernels chain lanes with
+  // subgroupShuffleUp.
   bool subgroupShuffles = true;
   // maxComputeSharedMemorySize: the rows kernels stage whole tiles where it
   // holds one (16384 bytes, Vulkan's least, holds none).

@@ -16,8 +16,14 @@ PlanLimits planLimitsOf(const DeviceLimits& device) {
   limits.pushDescriptor = device.pushDescriptor;
   limits.maxStorageBufferRange = device.maxStorageBufferRange;
   limits.minStorageBufferOffsetAlignment = device.minStorageBufferOffsetAlignment;
+  // The rows kernels number lanes subgroup by subgroup, which holds in full
+  // subgroups only. Without computeFullSubgroups a device that varies its
+  // subgroup size may run fewer lanes than gl_SubgroupSize says (Mesa's ANV
+  // runs 8 or 16 of 32), so its plans then take no subgroup operation.
+  const bool fullSubgroups =
+      device.computeFullSubgroups || device.minSubgroupSize == device.maxSubgroupSize;
   limits.subgroupShuffles =
-      (device.subgroupOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) != 0;
+      (device.subgroupOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) != 0 && fullSubgroups;
   limits.maxSharedMemoryBytes = device.maxComputeSharedMemorySize;
   return limits;
 }

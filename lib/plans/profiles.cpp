@@ -30,6 +30,15 @@ DeviceProfile gpu(const char* name, const char* description, uint32_t subgroup,
                                VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
                                VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
   profile.forwardProgress = forwardProgress;
+  profile.minSubgroupSize = profile.maxSubgroupSize = subgroup;
+  profile.computeFullSubgroups = true;
+  return profile;
+}
+
+// Hardware that compiles each pipeline at one of several subgroup sizes.
+DeviceProfile varying(DeviceProfile profile, uint32_t minSize, uint32_t maxSize) {
+  profile.minSubgroupSize = minSize;
+  profile.maxSubgroupSize = maxSize;
   return profile;
 }
 
@@ -42,14 +51,18 @@ std::vector<DeviceProfile> makeProfiles() {
   std::vector<DeviceProfile> profiles = {
       gpu("nvidia", "NVIDIA Turing to Hopper, proprietary driver (warp of 32)", 32, 1024,
           0x7FFFFFFFu, k16Bits, k32Bits, 16, k48KiB, true, true),
-      gpu("amd", "AMD GCN and RDNA, RADV or AMDVLK (wave64, the reported default)", 64, 1024,
-          0xFFFFFFFFu, k16Bits, k32Bits, 4, k64KiB, true, true),
-      gpu("amd-wave32", "AMD RDNA with VK_EXT_subgroup_size_control asking for wave32", 32, 1024,
-          0xFFFFFFFFu, k16Bits, k32Bits, 4, k64KiB, true, true),
-      gpu("intel", "Intel Xe (Arc, Xe-LP), ANV, planning at its SIMD32 subgroup", 32, 1024, k16Bits,
-          k16Bits, uint64_t{1} << 30, 4, k64KiB, false, true),
-      gpu("intel-simd16", "Intel Xe, ANV, compiled at SIMD16", 16, 1024, k16Bits, k16Bits,
-          uint64_t{1} << 30, 4, k64KiB, false, true),
+      varying(gpu("amd", "AMD GCN and RDNA, RADV or AMDVLK (wave64, the reported default)", 64,
+                  1024, 0xFFFFFFFFu, k16Bits, k32Bits, 4, k64KiB, true, true),
+              32, 64),
+      varying(gpu("amd-wave32", "AMD RDNA with VK_EXT_subgroup_size_control asking for wave32", 32,
+                  1024, 0xFFFFFFFFu, k16Bits, k32Bits, 4, k64KiB, true, true),
+              32, 64),
+      varying(gpu("intel", "Intel Xe (Arc, Xe-LP), ANV, planning at its SIMD32 subgroup", 32, 1024,
+                  k16Bits, k16Bits, uint64_t{1} << 30, 4, k64KiB, false, true),
+              8, 32),
+      varying(gpu("intel-simd16", "Intel Xe, ANV, compiled at SIMD16", 16, 1024, k16Bits, k16Bits,
+                  uint64_t{1} << 30, 4, k64KiB, false, true),
+              8, 32),
       gpu("mali", "Arm Mali Valhall, Arm's driver (no forward-progress promise)", 16, 512, k16Bits,
           k16Bits, uint64_t{1} << 27, 16, k32KiB, false, false),
       gpu("apple", "Apple M-series through MoltenVK (no forward-progress promise)", 32, 1024,

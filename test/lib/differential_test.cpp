@@ -835,6 +835,40 @@ TEST_CASE("columns one pass: few lines off vectors where the rows kernels cannot
   }
 }
 
+// Mesa's ANV compiles a pipeline that does not require full subgroups at 8
+// or 16 lanes while gl_SubgroupSize reads 32, and the rows kernels number
+// lanes as if every subgroup were full. A device that varies its subgroup
+// size must therefore plan them only with computeFullSubgroups enabled;
+// lavapipe, made to report sizes from half its own, runs both plans.
+TEST_CASE("rows kernels: only in full subgroups where the subgroup size may vary") {
+  const std::vector<uint32_t> shapes[] = {{16384}, {64, 4100}, {300, 16}};
+  uint64_t seed = 1720;
+  for (test::Profile profile : test::testedProfiles({test::Profile::GpuTuning})) {
+    Device::Impl& impl = Device::Access::impl(test::testDevice(profile));
+    test::ScopedRestore<DeviceCapabilities> restoreCapabilities(impl.capabilities);
+    REQUIRE(impl.planLimits().subgroupShuffles);
+    for (bool fullSubgroups : {false, true}) {
+      CAPTURE(fullSubgroups);
+      impl.capabilities.minSubgroupSize = std::max(1u, impl.capabilities.subgroupSize / 2);
+      impl.capabilities.maxSubgroupSize = impl.capabilities.subgroupSize;
+      impl.capabilities.computeFullSubgroups = fullSubgroups;
+      CHECK(impl.planLimits().subgroupShuffles == fullSubgroups);
+      for (const std::vector<uint32_t>& sizes : shapes) {
+        CumulativeSummationDesc desc =
+            test::packedDesc(DataType::Float32, sizes, static_cast<uint32_t>(sizes.size() - 1));
+        CAPTURE(test::describe(desc));
+        detail::Plan plan = planOn(impl, desc);
+        bool subgroupStages = false;
+        for (const detail::Dispatch& d : plan.dispatches) {
+          subgroupStages |= detail::usesSubgroupOperations(d.pipeline.stage);
+        }
+        CHECK(subgroupStages == fullSubgroups);
+        checkAllModes(desc, seed++, profile);
+      }
+    }
+  }
+}
+
 // Regression: with 32-invocation workgroups (4 subgroups) lavapipe left the
 // outputs of later subgroups unwritten (it runs memoryBarrierBuffer() as a
 // workgroup execution barrier, which the subgroups reached different numbers

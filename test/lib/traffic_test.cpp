@@ -17,6 +17,7 @@
 #include "host/device_buffer.hpp"
 #include "one_shot.hpp"
 #include "operator/operator_impl.hpp"
+#include "plan/limits.hpp"
 #include "problem.hpp"
 #include "recording.hpp"
 #include "test_device.hpp"
@@ -254,6 +255,28 @@ TEST_CASE("traffic: unknown profiles and bad descriptors are refused as createOp
   CHECK(planFor(test::packedDesc(DataType::Float32, {0}, 0, false), "nvidia").dispatches.empty());
   CHECK(profileNames() == std::vector<std::string>{"nvidia", "amd", "amd-wave32", "intel",
                                                    "intel-simd16", "mali", "apple", "lavapipe"});
+}
+
+// Profiles plan as an engine that enabled computeFullSubgroups: the rows
+// kernels everywhere. Without it, those whose subgroup size varies (AMD's 32
+// or 64, Intel's 8 to 32) would run partial subgroups, and plan without them.
+TEST_CASE("traffic: profiles take the rows kernels without full subgroups only at one size") {
+  const CumulativeSummationDesc rows = test::packedDesc(DataType::Float32, {16384, 16384}, 1);
+  const std::vector<std::string> varying = {"amd", "amd-wave32", "intel", "intel-simd16"};
+  for (const DeviceProfile& profile : deviceProfiles()) {
+    CAPTURE(profile.name);
+    CHECK(profile.computeFullSubgroups);
+    CHECK(profile.minSubgroupSize <= profile.subgroupSize);
+    CHECK(profile.subgroupSize <= profile.maxSubgroupSize);
+    CHECK(detail::planLimitsOf(profile).subgroupShuffles);
+    DeviceProfile withoutFull = profile;
+    withoutFull.computeFullSubgroups = false;
+    const bool varies = std::find(varying.begin(), varying.end(), profile.name) != varying.end();
+    CHECK((profile.minSubgroupSize < profile.maxSubgroupSize) == varies);
+    CHECK(detail::planLimitsOf(withoutFull).subgroupShuffles == !varies);
+    if (!profile.cpuDevice)
+      CHECK(planFor(rows, profile.name).dispatches[0].kernel == "rows_onepass");
+  }
 }
 
 TEST_CASE("traffic: JSON keys") {

@@ -229,6 +229,26 @@ TEST_CASE("enabled features: a wrapped device uses only what the engine enabled"
   CHECK(validationMessageCount(engine) == 0);
 }
 
+// The planner takes the rows kernels without computeFullSubgroups only where
+// the subgroup size cannot vary, so the sizes must be read, and read whatever
+// the engine enabled (they are properties, not features).
+TEST_CASE("enabled features: subgroup sizes are read with or without computeFullSubgroups") {
+  Device& engine = testDevice(Profile::Native);
+  const DeviceCapabilities& caps = capabilities(engine);
+  if (!caps.subgroupSizeControl) return;  // neither Vulkan 1.3 nor the extension
+  CHECK(caps.minSubgroupSize >= 1);
+  CHECK(caps.minSubgroupSize <= caps.subgroupSize);
+  CHECK(caps.subgroupSize <= caps.maxSubgroupSize);
+  CHECK(caps.computeFullSubgroups);  // vkscan's own devices enable it where offered
+  ExternalDevice external = externalDeviceOf(engine);
+  external.enabledFeatures = nullptr;
+  Device wrapped(external);
+  CHECK_FALSE(capabilities(wrapped).computeFullSubgroups);
+  CHECK(capabilities(wrapped).minSubgroupSize == caps.minSubgroupSize);
+  CHECK(capabilities(wrapped).maxSubgroupSize == caps.maxSubgroupSize);
+  CHECK(validationMessageCount(engine) == 0);
+}
+
 TEST_CASE("missing features: all three, and run() rejects before allocating") {
   DeviceOptions options = testDeviceOptions();
   options.disableInt64 = true;
