@@ -148,6 +148,19 @@ TEST_CASE("kernels: rows kernels use subgroup shuffles, the others no subgroup o
   });
 }
 
+// Before SPIR-V 1.6, and without VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_
+// SUBGROUP_SIZE_BIT (vkscan never sets it), gl_SubgroupSize is the device's
+// subgroupSize, which the planner stages the rows kernels' segments by; from
+// 1.6 on it may vary per pipeline on AMD and Intel.
+TEST_CASE("kernels: SPIR-V 1.5 at most, so gl_SubgroupSize is the size plans assume") {
+  forEachKernel(anyVariant, [](const Kernel& kernel, const std::set<uint32_t>&) {
+    std::vector<uint32_t> code =
+        kernelBinary(kernel.stage, kernel.type, kernel.variant, kernel.storageBuffers);
+    REQUIRE(code.size() > 1);
+    CHECK(code[1] <= 0x00010500u);  // the version word: major << 16 | minor << 8
+  });
+}
+
 // What makes the variants necessary: the native device-address kernels need
 // shaderInt64, and the FLOAT16 and BFLOAT16 ones storageBuffer16BitAccess.
 TEST_CASE("kernels: native kernels declare Int64, and 16-bit storage for halves only") {

@@ -89,6 +89,9 @@ int infoCommand(const std::vector<std::string>& args, const GlobalOptions& globa
               caps.computeFullSubgroups  ? " (full subgroups required by the subgroup kernels)"
               : caps.subgroupSizeControl ? " (size control available)"
                                          : "");
+  if (caps.maxSubgroupSize != 0) {
+    std::printf("  subgroup sizes:       %u to %u\n", caps.minSubgroupSize, caps.maxSubgroupSize);
+  }
   std::printf("  subgroup operations:  %s\n", subgroupOperations(caps.subgroupOperations).c_str());
 
   std::printf("  scans:               ");
